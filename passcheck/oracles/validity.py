@@ -269,8 +269,11 @@ def _both_withdrawn(base: str, err: str) -> bool:
 #: (rewriter/ort_fusions/rms_normalization.py: "placed in onnx domain by mistake"); onnxruntime's transformer
 #: optimizer (``ort-transformers:*``, ``optimize_model``: "Optimize Model by OnnxRuntime and/or python fusion
 #: logic") writes ``LayerNormalization`` in the ai.onnx domain whatever the model's opset (fusion_layernorm.py),
-#: which onnxruntime registers there from version 1. An entry ending in ``:`` names every id it begins.
-FOR_ORT = ("onnxscript:optimize-for-ort", "ort-transformers:")
+#: which onnxruntime registers there from version 1; ``ort-format:LEVEL`` (passcheck/passes/ort_format.py) is the
+#: ONNX model onnxruntime saved of the graph it loaded from its ORT format, optimized at LEVEL as ``ort:LEVEL`` is (its
+#: LayerNormFusion writes the ai.onnx LayerNormalization at a model's opset 12, as ``ort:all``'s output holds it). An
+#: entry ending in ``:`` names every id it begins.
+FOR_ORT = ("onnxscript:optimize-for-ort", "ort-transformers:", "ort-format:")
 
 
 def _ort_saved(run: FormRun) -> bool:

@@ -12,6 +12,8 @@ Catalogue:
 - ``ort:symbolic-shape-infer`` — :class:`OrtSymbolicShapeInferAdapter`.
 - ``onnx:convert-opset-N`` — :class:`VersionConverterAdapter`; ``onnx:convert-opset-down|up`` —
   the neighbouring opset boundary of each model.
+- ``ort-format:disabled|basic|extended|all`` — :class:`~passcheck.passes.ort_format.OrtFormatAdapter`: the model
+  saved as onnxruntime's ORT format at a level, loaded back, and saved as ONNX by onnxruntime.
 - ``cmd:'TOOL {in} {out}'`` — :class:`CommandAdapter`; recipes ``cmd+fold:onnxsim``,
   ``cmd+fold:onnxslim`` (extra install).
 - ``PASS+external-data`` — :class:`~passcheck.passes.external_data.ExternalDataAdapter`: ``PASS`` given its

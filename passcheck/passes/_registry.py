@@ -32,6 +32,7 @@ from passcheck.passes.onnxscript_version_converter import (
 )
 from passcheck.passes.ort_dim_fix import ADAPTERS as ORT_DIM_FIX
 from passcheck.passes.ort_float16 import ADAPTERS as ORT_FLOAT16
+from passcheck.passes.ort_format import ADAPTERS as ORT_FORMAT
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_qnn_preprocess import ADAPTERS as ORT_QNN
 from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
@@ -65,7 +66,7 @@ for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through thei
     _FIXED[_adapter.id] = _adapter
 # onnx.inliner; onnxruntime.transformers' Python fusions and float16 conversion; onnx.compose / onnx.utils;
 # onnx's external-data loader; quant_pre_process and the quantizers (8-bit, weight-only); qnn's pre-processing;
-# onnxruntime's make_dynamic_shape_fixed and remove_initializer_from_input
+# onnxruntime's make_dynamic_shape_fixed and remove_initializer_from_input; the ORT format round trip
 for _adapter in (
     *INLINERS,
     *ORT_TRANSFORMERS,
@@ -78,6 +79,7 @@ for _adapter in (
     *ORT_REMOVE_INIT_INPUT,
     *ORT_WEIGHT_QUANT,
     *ORT_QNN,
+    *ORT_FORMAT,
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}

@@ -22,6 +22,7 @@ def test_a_pass_id_sorting_after_onnxscripts_optimize_for_ort_writes_no_model_fo
         return validity.notes(FormRun("c", "f", pid, model, PassOutcome(pid, "changed", fused), [], [], []))
 
     assert noted("onnxscript:optimize-for-ort") and noted("ort-transformers:bert")  # control: the listed ids
+    assert noted("ort-format:all")  # onnxruntime's ONNX save of the graph it loaded from its ORT format
     for pid in ("onnxslim:slim", "onnxsim:simplify"):
         assert pid in known_pass_ids() and pid > "onnxscript:optimize-for-ort"
         assert noted(pid) == {}, pid
