@@ -11,6 +11,8 @@ import fnmatch
 import importlib
 import importlib.metadata
 import pkgutil
+import sys
+import types
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -196,8 +198,13 @@ def _library_dir() -> Path:
         pkg = importlib.import_module("passcheck._library")
         return Path(next(iter(pkg.__path__)))
     except ImportError:
-        # Source checkout without an install: the top-level cases/ folder beside the package.
-        return Path(__file__).resolve().parents[2] / "cases"
+        # Source checkout without an install (PYTHONPATH=checkout): the top-level cases/ folder beside the package,
+        # importable as passcheck._library, as from the wheel (a library module may import a sibling by that name).
+        lib = Path(__file__).resolve().parents[2] / "cases"
+        package = types.ModuleType("passcheck._library")
+        package.__path__ = [str(lib)]
+        sys.modules.setdefault("passcheck._library", package)
+        return lib
 
 
 def load_builtin() -> CaseRegistry:
