@@ -23,13 +23,16 @@ output at the block scales the pass wrote, :mod:`passcheck.oracles.quant_steps`)
 
 HQQ (``HQQWeightOnlyQuantConfig``) imports torch, RTN / GPTQ neural_compressor: not offered (an environment
 without them could only report ``crashed``). A release without the module (onnxruntime before 1.20 names it
-``matmul_4bits_quantizer``) leaves the pass ``crashed`` with the ImportError: a stated limit of that environment.
+``matmul_4bits_quantizer``, with no ``quant_format`` / ``op_types_to_quantize``) or whose ``MatMulNBitsQuantizer``
+takes no argument a variant passes (``bits`` arrived in 1.24) leaves the pass ``unavailable`` with that reason
+(:meth:`OrtMatMulNBitsAdapter.unavailable_reason`): the pass cannot run there, no model is tried.
 
 Raises (from :meth:`apply`, recorded as ``crashed``): whatever the quantizer raises.
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +67,20 @@ class OrtMatMulNBitsAdapter(PassAdapter):
         where = "onnxruntime.quantization.matmul_nbits_quantizer"
         self.doc = f"{where}.MatMulNBitsQuantizer(model, block_size={BLOCK}{extra})"
 
+    def unavailable_reason(self) -> str | None:
+        """Why this onnxruntime cannot run the variant, or None: onnxruntime missing, no
+        ``matmul_nbits_quantizer`` module (before 1.20), or a keyword the variant passes that its
+        ``MatMulNBitsQuantizer.__init__`` does not take (``bits`` before 1.24)."""
+        if (why := super().unavailable_reason()) is not None:
+            return why
+        takes = _nbits_parameters()
+        if takes is None:
+            return f"this onnxruntime has no {NBITS_MODULE} (onnxruntime before 1.20 names it matmul_4bits_quantizer)"
+        missing = sorted(set(self.options) - takes)
+        if missing:
+            return f"this onnxruntime's MatMulNBitsQuantizer takes no {', '.join(missing)}"
+        return None
+
     def apply(self, model, workdir: Path):
         import logging
 
@@ -97,6 +114,25 @@ class OrtMatMulBnb4Adapter(PassAdapter):
         quantizer = MatMulBnb4Quantizer(_copy(model), MatMulBnb4Quantizer.FP4, BLOCK)
         quantizer.process()
         return quantizer.model.model
+
+
+NBITS_MODULE = "onnxruntime.quantization.matmul_nbits_quantizer"
+
+
+@functools.cache
+def _nbits_parameters() -> frozenset[str] | None:
+    """The keyword names ``MatMulNBitsQuantizer.__init__`` takes in this onnxruntime, or None without the module."""
+    import importlib
+    import importlib.util
+    import inspect
+
+    try:
+        if importlib.util.find_spec(NBITS_MODULE) is None:
+            return None
+    except ModuleNotFoundError:  # onnxruntime itself (or its quantization package) missing
+        return None
+    quantizer = importlib.import_module(NBITS_MODULE).MatMulNBitsQuantizer
+    return frozenset(inspect.signature(quantizer.__init__).parameters)
 
 
 def _copy(model):
