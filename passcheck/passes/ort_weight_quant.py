@@ -13,11 +13,14 @@ output at the block scales the pass wrote, :mod:`passcheck.oracles.quant_steps`)
   ``2^(bits-1)``).
 - ``ort-quant:matmul-nbits-8bit``: ``bits=8``.
 - ``ort-quant:matmul-nbits-qdq``: ``quant_format=QuantFormat.QDQ``: a blocked ``DequantizeLinear`` (opset 21,
-  uint4 weights) before the MatMul; the quantizer stamps opset 21 on a model below it (its own warning: "the
-  generated model may not be a valid model").
+  uint4 weights) before the MatMul. Below ai.onnx opset 21 the quantizer sets the model's opset to 21 without
+  converting it and warns "The opset of the input model is under 21 and doesn't support int4 data type. Force to
+  update it to opset 21, but the generated model may not be a valid model" (``MatMulNBitsQuantizer.process``, also
+  on a model with nothing to quantize): a stated limit, so the variant declares ``min_opset = 21``
+  (:data:`STAMPS_OPSET`) and a model below it is ``unavailable``, not run, and drawn by no hunt.
 - ``ort-quant:matmul-nbits-gather``: ``op_types_to_quantize=("MatMul", "Gather")``: a Gather of a constant
   table becomes ``com.microsoft::GatherBlockQuantized`` (quantized along axis 1, the default ``quant_axes``); the
-  quantizer stamps opset 21 as above.
+  same opset-21 stamp and the same ``min_opset``.
 - ``ort-quant:matmul-bnb4``: ``MatMulBnb4Quantizer(model, quant_type=FP4, block_size=16)``:
   ``com.microsoft::MatMulBnb4`` (a 4-bit float code per weight, one absmax per block).
 
@@ -47,6 +50,9 @@ NBITS: dict[str, dict[str, Any]] = {
     "matmul-nbits-qdq": {"quant_format": "QDQ"},
     "matmul-nbits-gather": {"op_types_to_quantize": ("MatMul", "Gather")},
 }
+#: The variants whose quantizer stamps ai.onnx opset 21 on a model below it without converting it (the QDQ format, or
+#: Gather among the op types), and the opset they therefore declare as their minimum (module docs).
+STAMPS_OPSET = {"matmul-nbits-qdq": 21, "matmul-nbits-gather": 21}
 #: The block size every variant uses (ContribOperators.md MatMulNBits / GatherBlockQuantized: a power of 2, >= 16).
 BLOCK = 16
 
@@ -63,6 +69,7 @@ class OrtMatMulNBitsAdapter(PassAdapter):
         self.variant = variant
         self.options = dict(NBITS[variant])
         self.id = f"{PREFIX}{variant}"
+        self.min_opset = STAMPS_OPSET.get(variant)
         extra = "".join(f", {k}={v!r}" for k, v in self.options.items())
         where = "onnxruntime.quantization.matmul_nbits_quantizer"
         self.doc = f"{where}.MatMulNBitsQuantizer(model, block_size={BLOCK}{extra})"

@@ -201,3 +201,20 @@ def test_a_variant_the_release_takes_no_argument_for_is_unavailable(monkeypatch,
     plain = OrtMatMulNBitsAdapter("matmul-nbits").run(MODEL, tmp_path)
     assert plain.status == "unchanged", (plain.status, plain.error)
     assert calls == [16]
+
+
+@pytest.mark.parametrize("variant", ["matmul-nbits-qdq", "matmul-nbits-gather"])
+def test_the_opset_21_stamp_is_a_stated_limit_below_21_and_a_valid_model_from_21(variant, tmp_path):
+    """Below opset 21 the quantizer sets opset 21 without converting ("the generated model may not be a valid model",
+    its warning): ``unavailable`` there, not a finding. At opset 21 it runs and its model passes the full checker.
+    Planted break: ``STAMPS_OPSET`` emptied → the opset-17 run is ``changed``, not ``unavailable``."""
+    adapter = OrtMatMulNBitsAdapter(variant)
+    below = adapter.run(MODEL, tmp_path)
+    assert below.status == "unavailable", (below.status, below.error)
+    assert "opset 21 and above" in below.error
+    at21 = onnx.ModelProto.FromString(MODEL.SerializeToString())
+    at21.opset_import[0].version = 21
+    at21.ir_version = 10
+    out = adapter.run(at21, tmp_path)
+    assert out.status == "changed", (out.status, out.error)
+    onnx.checker.check_model(out.model, full_check=True)
