@@ -153,3 +153,68 @@ def test_a_quantizer_skipping_one_spelling_is_a_parity_finding():
         unregister_pass(_SkipsBatched().id)
     kinds = {(f.oracle, f.kind) for c in report.cells for f in c.findings}
     assert ("parity", "missed-optimization") in kinds, kinds
+
+
+@pytest.fixture
+def _fresh_parameters():
+    """``_nbits_parameters`` is cached per process: cleared before and after a test that changes the module it reads."""
+    from passcheck.passes import ort_weight_quant
+
+    ort_weight_quant._nbits_parameters.cache_clear()
+    yield ort_weight_quant
+    ort_weight_quant._nbits_parameters.cache_clear()
+
+
+def test_a_release_without_the_module_is_unavailable_not_crashed(monkeypatch, tmp_path, _fresh_parameters):
+    """onnxruntime before 1.20 has ``matmul_4bits_quantizer`` instead (seen in 1.18.1): the import would fail inside
+    ``apply`` (``crashed``); the pass states it cannot run there. Planted break: ``unavailable_reason`` removed →
+    ``crashed`` with the ImportError."""
+    monkeypatch.setitem(__import__("sys").modules, _fresh_parameters.NBITS_MODULE, None)
+    out = OrtMatMulNBitsAdapter("matmul-nbits").run(MODEL, tmp_path)
+    assert out.status == "unavailable", (out.status, out.error)
+    assert "matmul_4bits_quantizer" in out.error
+
+
+def test_a_variant_the_release_takes_no_argument_for_is_unavailable(monkeypatch, tmp_path, _fresh_parameters):
+    """1.23.2's ``MatMulNBitsQuantizer.__init__`` has no ``bits``: the ``-8bit`` variant is ``unavailable``, the
+    default one runs on the same module (here a stand-in with 1.23.2's keywords that records its calls)."""
+    import types
+
+    calls = []
+
+    class Quantizer:
+        def __init__(self, model, block_size=128, is_symmetric=False, accuracy_level=None, nodes_to_exclude=None):
+            calls.append(block_size)
+            self.model = types.SimpleNamespace(model=model)
+
+        def process(self):
+            pass
+
+    monkeypatch.setitem(
+        __import__("sys").modules,
+        _fresh_parameters.NBITS_MODULE,
+        types.SimpleNamespace(MatMulNBitsQuantizer=Quantizer, __spec__=object()),
+    )
+    eight = OrtMatMulNBitsAdapter("matmul-nbits-8bit").run(MODEL, tmp_path)
+    assert eight.status == "unavailable", (eight.status, eight.error)
+    assert "takes no bits" in eight.error
+    plain = OrtMatMulNBitsAdapter("matmul-nbits").run(MODEL, tmp_path)
+    assert plain.status == "unchanged", (plain.status, plain.error)
+    assert calls == [16]
+
+
+@pytest.mark.parametrize("variant", ["matmul-nbits-qdq", "matmul-nbits-gather"])
+def test_the_opset_21_stamp_is_a_stated_limit_below_21_and_a_valid_model_from_21(variant, tmp_path):
+    """Below opset 21 the quantizer sets opset 21 without converting ("the generated model may not be a valid model",
+    its warning): ``unavailable`` there, not a finding. At opset 21 it runs and its model passes the full checker.
+    Planted break: ``STAMPS_OPSET`` emptied → the opset-17 run is ``changed``, not ``unavailable``."""
+    adapter = OrtMatMulNBitsAdapter(variant)
+    below = adapter.run(MODEL, tmp_path)
+    assert below.status == "unavailable", (below.status, below.error)
+    assert "opset 21 and above" in below.error
+    at21 = onnx.ModelProto.FromString(MODEL.SerializeToString())
+    at21.opset_import[0].version = 21
+    at21.ir_version = 10
+    out = adapter.run(at21, tmp_path)
+    assert out.status == "changed", (out.status, out.error)
+    onnx.checker.check_model(out.model, full_check=True)
