@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from passcheck.execution import UNPICKLABLE, Died, Worker
 from passcheck.hunt import enlarge
+from passcheck.signature import Signature
 
 if TYPE_CHECKING:
     import onnx
@@ -60,6 +61,8 @@ TIMEOUT = 60.0
 #: Model size (:func:`enlarge.size`) beyond which no larger model is built.
 MAX_SIZE = 1 << 25
 
+#: The oracle name in a growth finding's :class:`~passcheck.signature.Signature`.
+ORACLE = "growth"
 SUPERLINEAR, TIMEOUT_VERDICT, LINEAR, UNCHECKED = "superlinear", "timeout", "linear", "unchecked"
 FINDINGS = (SUPERLINEAR, TIMEOUT_VERDICT)
 
@@ -97,6 +100,25 @@ class Growth:
     @property
     def finding(self) -> bool:
         return self.verdict in FINDINGS
+
+    @property
+    def signature(self) -> Signature:
+        """``PASS|growth|VERDICT||enlarge-KIND``: the oracle ``growth``, no op types (the cost is the graph's)."""
+        return Signature(self.pass_id, ORACLE, self.verdict, (), f"enlarge-{self.kind}")
+
+    def documented(self) -> dict[str, Any] | None:
+        """The documented entry (:mod:`passcheck.hunt.documented`) whose key or ``match`` this finding meets."""
+        from passcheck.hunt import documented
+
+        sig = self.signature
+        for entry in documented.entries():
+            if sig.key in entry.get("keys", ()):
+                return entry
+            rules = entry.get("match")
+            for rule in rules if isinstance(rules, list) else [rules] if rules else []:
+                if documented.matches(rule, sig.to_json(), self.why):
+                    return entry
+        return None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -264,6 +286,7 @@ def probe(
 
     if at(1) is None or at(2) is None:
         return fail(f"{kind} does not apply to this model")
+    _point(worker, adapter, at(1), 1, 1)  # first-use costs (lazy imports, caches) out of every measured run
     k = 1
     while True:
         p = _point(worker, adapter, at(k), k, 1)
