@@ -19,10 +19,11 @@ How, and why each threshold (a finding must survive a machine loaded 10-25 by ot
   ``log2(1.1 / 0.9) = 0.29``.
 - **The exponent** is ``log(t(4n) / t(2n)) / log(size(4n) / size(2n))``, times per :func:`enlarge.size` (nodes +
   constant elements): 1 for a pass linear in its input, 2 for quadratic, about 1.1 for ``n log n``; a fixed cost
-  only lowers it (never a false alarm). :data:`BOUND` = 1.6 lies above the midpoint 1.5 of linear and quadratic by
-  more than no noise source above moves a linear pass (1 + 0.29 < 1.6) and below what a quadratic pass with a fixed
-  cost a third of its time at ``2n`` still shows (``log2((1 + 4 * 2) / 3) = 1.58``… so the whole span ``n → 4n`` is
-  judged too: :data:`SPAN_BOUND` = 1.4 over it, both required).
+  only lowers it (never a false alarm). :data:`BOUND` = 1.6 is above the midpoint 1.5 of linear and quadratic, and
+  above what the jitter at the floor can make of a linear pass (1 + 0.29); a quadratic pass whose fixed cost is a
+  quarter of its time at ``2n`` still shows ``log2((1 + 3 * 4) / 4) = 1.70``. A burst in the last size alone could
+  still reach it, so the whole span ``n → 4n`` must also reach :data:`SPAN_BOUND` = 1.4 (a linear series with one
+  such burst spans about 1; a quadratic one 2).
 - **Confirmation**: a series judged superlinear is measured again at ``2n`` and ``4n`` (:data:`REPEATS` more runs,
   minimum over all six) and must still reach :data:`BOUND`; a one-off burst cannot make a finding.
 - **A timeout at the largest size** (no result within the worker's ``timeout`` seconds, wall) is reported as such,
