@@ -36,8 +36,15 @@ def _resize10() -> onnx.ModelProto:
 
 def _case(op: str) -> Case:
     tags = frozenset({"generated", "adapter-source", DECLARED_ONLY, f"op:{op}"})
-    return Case(id=f"by-type-test/{op.lower()}-10", forms={"common": Form(_resize10), "again": Form(_resize10, "the same model")}, doc="tests only",
-                opset=10, passes=("onnx:convert-opset-up",), tags=tags)
+    forms = {"common": Form(_resize10), "again": Form(_resize10, "the same model")}
+    return Case(
+        id=f"by-type-test/{op.lower()}-10",
+        forms=forms,
+        doc="tests only",
+        opset=10,
+        passes=("onnx:convert-opset-up",),
+        tags=tags,
+    )
 
 
 def _by_index(model: onnx.ModelProto) -> onnx.ModelProto:
