@@ -17,12 +17,14 @@ Every form of a case shares its set (the forms spell one computation). A pass wh
 here (:meth:`~passcheck.passes.PassAdapter.unavailable_reason`) is left out and reported with the
 cases that wanted it, never dropped silently. Without a coverage map (``--no-coverage``) the
 set is the defaults and the declared passes. A case tagged :data:`~passcheck.case_model.DECLARED_ONLY` (a base
-only some passes can judge) draws from its declared passes alone, with ``--pass`` too (those of them named).
+only some passes can judge) draws from its declared passes alone, with ``--pass`` too (those of them named), and
+from the passes that declare they treat its op by type (:func:`treats_op`, M465).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
@@ -31,7 +33,7 @@ from typing import Any
 from passcheck.case_model import DECLARED_ONLY
 
 #: How a case came to want a pass (see :attr:`PassPlan.wanted`).
-DECLARED, CATALOGUE, UNREACHED = "declared", "catalogue", "unreached"
+DECLARED, CATALOGUE, UNREACHED, BY_TYPE = "declared", "catalogue", "unreached", "by-type"
 
 
 @dataclasses.dataclass
@@ -116,8 +118,33 @@ def explicit(passes: Sequence[str], bases: Iterable[Any] = ()) -> PassPlan:
     plan = PassPlan(list(dict.fromkeys(passes)), explicit=True)
     for b in bases:
         if DECLARED_ONLY in b.case.tags:
-            plan.of_case[b.case.id] = tuple(p for p in plan.passes if p in b.case.passes)
+            plan.of_case[b.case.id] = tuple(p for p in plan.passes if p in b.case.passes or treats_op(p, b.case))
     return plan
+
+
+def treats_op(pass_id: str, case) -> bool:
+    """Whether pass ``pass_id`` declares it treats the op of the schema-built ``case`` by type alone (M465): the
+    case's ``op:<type>`` tag (:mod:`passcheck.generate.build`) is in the adapter's
+    :attr:`~passcheck.passes.PassAdapter.by_type` (the float16 conversion's block list and always-float inputs,
+    the quantizers' registries). Such a pass reads the op's inputs by position from a table keyed by op type
+    alone (``float16.ALWAYS_FLOAT_INPUTS``: ``{"Resize": [2]}``), while the schema's input list is per version
+    (Operators.md Resize-10: ``X, scales``; Resize-11+: ``X, roi, scales, sizes``): a base of an older version of
+    the op — an adapter-source base the gate keeps for the converters only
+    (:data:`~passcheck.case_model.DECLARED_ONLY`) — is where such a table is wrong. False for a case with no op
+    tag, a pass that treats nothing by type, or one the registry cannot make here."""
+    ops = {t.split(":", 1)[1] for t in case.tags if t.startswith("op:")}
+    return bool(ops and ops & _by_type(pass_id))
+
+
+@functools.cache
+def _by_type(pass_id: str) -> frozenset[str]:
+    """The op types pass ``pass_id`` declares it treats by type (empty when the registry cannot make it here)."""
+    from passcheck.passes import get_pass
+
+    try:
+        return frozenset(get_pass(pass_id).by_type)
+    except Exception:  # noqa: BLE001 - a pass the registry cannot make here treats nothing here
+        return frozenset()
 
 
 def passes_of(plan: PassPlan):
@@ -152,6 +179,9 @@ def relevant(bases: Iterable[Any], cmap=None, available=None) -> PassPlan:
         only = DECLARED_ONLY in cases[cid].tags
         for p in (*(() if only else DEFAULT_PASSES), *cases[cid].passes):
             wanted.setdefault(p, DECLARED)
+        for p in candidates if only else ():  # M465: a pass that treats the op by type judges its old versions
+            if treats_op(p, cases[cid]):
+                wanted.setdefault(p, BY_TYPE)
         own = set(reached.get(cid, ())) if not only else set()
         for p in candidates if not only else ():  # the registry's order, reached or not
             if p in own or (cid in seen and p in unreached):

@@ -101,7 +101,7 @@ def test_a_planted_adapter_break_is_caught_on_the_new_base_only(cases):
     assert _findings(others, broken=True) == _findings(others, broken=False)
 
 
-def test_a_base_searched_under_the_converters_draws_no_other_pass(cases):
+def test_a_base_searched_under_the_converters_draws_no_other_pass_but_those_treating_its_op_by_type(cases):
     from passcheck.hunt import passes as hpasses
     from passcheck.hunt.space import Base
 
@@ -113,7 +113,9 @@ def test_a_base_searched_under_the_converters_draws_no_other_pass(cases):
     assert plan.of(f"{plain.id}:common") == ("ort:basic", "onnx:convert-opset-up")
     assert hpasses.passes_of(plan) is not None and hpasses.passes_of(hpasses.explicit(["ort:basic"])) is None
     relevant = hpasses.relevant(bases, None)
-    assert set(relevant.of(f"{only.id}:common")) == set(only.passes) - set(relevant.unavailable)
+    by_type = {p for p in hpasses.registered() if hpasses.treats_op(p, only)}  # M465: the quantizers' BatchNorm
+    assert set(relevant.of(f"{only.id}:common")) == (set(only.passes) | by_type) - set(relevant.unavailable)
+    assert not set(relevant.of(f"{only.id}:common")) & {"ort:basic", "onnx:infer-shapes"}
 
 
 def _model(nodes, opset: int, inputs, output: str = "y") -> onnx.ModelProto:
