@@ -33,7 +33,7 @@ from passcheck.records import Finding
 from passcheck.runtime.plan import PRECONDITION, annotated_values
 from passcheck.typestr import dim_str
 
-NAME = "fixed-dims"
+NAME = "fixed_dims"
 KINDS = ("symbol-left", "fixed-wrong", "dim-changed")
 
 

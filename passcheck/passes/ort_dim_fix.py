@@ -13,7 +13,7 @@ Fixing a symbol to a size is a binding (seed 000, "Setup"): the output must hold
 in which the symbol has that size, and compute what the model computes on those runs. The engine binds an
 adapter before it runs (:meth:`DimFixAdapter.bound`, from the case's own feeds, so every base with a symbol
 exercises it) and judges its outputs on the runs that agree with the fix only; what the adapter fixed travels as
-:attr:`DimFixAdapter.fixes` (the ``fixed-dims`` oracle, :mod:`passcheck.oracles.fixed_dims`). A model whose graph
+:attr:`DimFixAdapter.fixes` (the ``fixed_dims`` oracle, :mod:`passcheck.oracles.fixed_dims`). A model whose graph
 inputs have nothing to fix is ``unavailable`` (``unchecked`` when the pass is named), never ``ok``.
 """
 

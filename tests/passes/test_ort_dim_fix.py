@@ -1,5 +1,5 @@
 """``ort-tools:fix-dim-param`` / ``ort-tools:fix-input-shape`` (:mod:`passcheck.passes.ort_dim_fix`, onnxruntime's
-``make_dynamic_shape_fixed`` tool) judged by the ``fixed-dims`` oracle (:mod:`passcheck.oracles.fixed_dims`) and the
+``make_dynamic_shape_fixed`` tool) judged by the ``fixed_dims`` oracle (:mod:`passcheck.oracles.fixed_dims`) and the
 annotations oracle under the fixed binding; planted tools that fix only the graph inputs, fix to a wrong size or are
 judged on every binding are caught."""
 
@@ -157,7 +157,7 @@ def test_a_tool_that_fixes_only_the_graph_inputs_is_caught():
 def test_a_tool_that_writes_a_wrong_size_is_caught_by_both_oracles():
     cell = cell_of(_WrongSize(), _tensor_model(), "dim-fix/wrong")
     kinds = {(f.oracle, f.kind) for f in cell.findings}
-    assert ("fixed-dims", "fixed-wrong") in kinds, cell.findings
+    assert ("fixed_dims", "fixed-wrong") in kinds, cell.findings
     assert any(o == "annotations" for o, _ in kinds), cell.findings
 
 
