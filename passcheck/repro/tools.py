@@ -205,6 +205,12 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
         )
         imports = ("from onnxruntime.transformers.onnx_model import OnnxModel",)
         return ToolCall(source, "OnnxModel(model).convert_float_to_float16(keep_io_types=True)", imports, ("sympy",))
+    if pass_id == "occ:float16-keep-io":  # the other occ:* ids retype the interface (the adapter restores it): ours
+        call = "float16.convert_float_to_float16(model, keep_io_types=True)"
+        source = f"def apply(model):\n    warnings.simplefilter('ignore')\n    return {call}\n"
+        return ToolCall(
+            source, call, ("import warnings", "from onnxconverter_common import float16"), ("onnxconverter-common",)
+        )
     if family == "ort-quant" and name.startswith("quantize-"):
         from passcheck.passes.ort_quantize import VARIANTS as QUANTIZE
 

@@ -142,6 +142,16 @@ def test_a_model_local_function_body_left_float_is_a_finding():
     assert kinds & FAILED, kinds
 
 
+def test_the_reproducer_calls_keep_io_as_the_adapter_does(tmp_path):
+    from passcheck.repro.tools import tool_call
+    from tests.passes._helpers import script_apply
+
+    ours = script_apply(tool_call("occ:float16-keep-io"))(onnx.ModelProto.FromString(MODEL.SerializeToString()))
+    theirs = get_pass("occ:float16-keep-io").apply(onnx.ModelProto.FromString(MODEL.SerializeToString()), tmp_path)
+    assert sorted(n.op_type for n in ours.graph.node) == sorted(n.op_type for n in theirs.graph.node)
+    assert tool_call("occ:float16") is None  # its interface is the adapter's: passcheck's own call
+
+
 def test_a_missing_package_is_unavailable(monkeypatch, tmp_path):
     import passcheck.passes._base as base
 
