@@ -21,7 +21,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from onnxconverter_common import float16
 
-I = helper.make_tensor_value_info("i", TensorProto.INT64, [3])
+INT_IN = helper.make_tensor_value_info("i", TensorProto.INT64, [3])
 Y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])
 
 
@@ -32,7 +32,7 @@ def model(cast_like):
         cast = helper.make_node("CastLike", ["i", "like"], ["c"], name="cast")
     else:
         cast = helper.make_node("Cast", ["i"], ["c"], to=TensorProto.FLOAT, name="cast")
-    graph = helper.make_graph([cast, helper.make_node("Add", ["c", "b"], ["y"], name="add")], "g", [I], [Y], inits)
+    graph = helper.make_graph([cast, helper.make_node("Add", ["c", "b"], ["y"], name="add")], "g", [INT_IN], [Y], inits)
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
 
 

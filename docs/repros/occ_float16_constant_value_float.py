@@ -27,8 +27,13 @@ SPELLINGS = {
 
 
 def model(attrs):
-    nodes = [helper.make_node("Constant", [], ["c"], name="c", **attrs), helper.make_node("Mul", ["x", "c"], ["y"], name="m")]
-    return helper.make_model(helper.make_graph(nodes, "g", [X], [Y]), opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    nodes = [
+        helper.make_node("Constant", [], ["c"], name="c", **attrs),
+        helper.make_node("Mul", ["x", "c"], ["y"], name="m"),
+    ]
+    return helper.make_model(
+        helper.make_graph(nodes, "g", [X], [Y]), opset_imports=[helper.make_opsetid("", 17)], ir_version=8
+    )
 
 
 def converted_error(m):
