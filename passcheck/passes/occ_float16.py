@@ -54,8 +54,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
 #: The tolerance ``auto-mixed-precision`` asks of each attempt (``np.allclose(rtol, atol)``): the numeric oracle's
 #: float16 pair (:data:`passcheck.oracles.numeric` ``"float16"``), so what the tool accepts is what is judged.
 MIXED_TOLERANCE = (1e-2, 1e-3)
-#: ValueError texts of ``auto_convert_mixed_precision`` that are its own refusals (declined, not crashed).
-DECLINED = ("validation failed for original fp32 model",)
+#: ValueError texts that are the tool's own refusals (declined, not crashed): ``check_if_fp16_ready`` refuses a model
+#: that already holds float16 (a float16 value_info, initializer or Cast to float16: its ``check_fp16_ready`` default),
+#: and ``auto_convert_mixed_precision`` a float model that fails its own validation.
+DECLINED = ("The model is already converted to float16", "validation failed for original fp32 model")
 FLOAT, FLOAT16 = 1, 10
 
 
@@ -68,8 +70,9 @@ class OccFloat16Adapter(PassAdapter):
         feeds: the runs the oracles make (graph input name → array), from :meth:`calibrated`; the mixed-precision
             search is run on the first (without them, one feed set synthesized from the input annotations).
 
-    Raises (from :meth:`apply`): :class:`~passcheck.passes._base.PassDeclined` for the search's refusal of the float
-    model (:data:`DECLINED`); anything else the tool raises is recorded as ``crashed``."""
+    Raises (from :meth:`apply`): :class:`~passcheck.passes._base.PassDeclined` for the tool's own refusals
+    (:data:`DECLINED`: a model already holding float16, a float model the search cannot validate); anything else the
+    tool raises is recorded as ``crashed``."""
 
     tools = ("onnxconverter-common", "onnx", "onnxruntime")
     optimizes = True  # it converts and blocks by op type: both forms of one computation must be treated alike
@@ -118,10 +121,12 @@ class OccFloat16Adapter(PassAdapter):
 
         with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
             warnings.simplefilter("ignore")  # its clamp warnings, one per tensor
-            if not self.calibrates:
-                out = float16.convert_float_to_float16(model, **self.options)
-            else:
-                out = self._mixed(model)
+            try:
+                out = self._mixed(model) if self.calibrates else float16.convert_float_to_float16(model, **self.options)
+            except ValueError as exc:
+                if any(d in str(exc) for d in DECLINED):
+                    raise PassDeclined(f"onnxconverter-common: {str(exc).splitlines()[0]}") from exc
+                raise
         return out if self.options.get("keep_io_types") else float_interface(out, model)
 
     def _mixed(self, model):
@@ -133,12 +138,7 @@ class OccFloat16Adapter(PassAdapter):
         names = {vi.name for vi in runtime_inputs(model)}
         feed = {k: v for k, v in (self.feeds[0] if self.feeds else synthesize(model, {}, 0)).items() if k in names}
         rtol, atol = MIXED_TOLERANCE
-        try:
-            return auto_mixed_precision.auto_convert_mixed_precision(model, feed, rtol=rtol, atol=atol, **self.options)
-        except ValueError as exc:
-            if any(d in str(exc) for d in DECLINED):
-                raise PassDeclined(f"auto_convert_mixed_precision: {exc}") from exc
-            raise
+        return auto_mixed_precision.auto_convert_mixed_precision(model, feed, rtol=rtol, atol=atol, **self.options)
 
 
 def float_interface(out, given):

@@ -152,6 +152,17 @@ def test_the_reproducer_calls_keep_io_as_the_adapter_does(tmp_path):
     assert tool_call("occ:float16") is None  # its interface is the adapter's: passcheck's own call
 
 
+def test_a_model_that_already_holds_float16_is_declined(tmp_path):
+    """``check_if_fp16_ready`` refuses a model with float16 anywhere (its documented ``check_fp16_ready``): the
+    tool's refusal, not a crash (planted break: "The model is already converted" removed from ``DECLINED``)."""
+    model = _model([helper.make_node("Relu", ["x"], ["y"])])
+    model.graph.input[0].type.tensor_type.elem_type = TensorProto.FLOAT16
+    model.graph.output[0].type.tensor_type.elem_type = TensorProto.FLOAT16
+    for variant in ("float16", "auto-mixed-precision"):
+        outcome = OccFloat16Adapter(variant).run(model, tmp_path)
+        assert outcome.status == "declined" and "already converted" in outcome.error, outcome
+
+
 def test_a_missing_package_is_unavailable(monkeypatch, tmp_path):
     import passcheck.passes._base as base
 
