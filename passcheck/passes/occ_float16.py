@@ -116,6 +116,20 @@ class OccFloat16Adapter(PassAdapter):
             return frozenset()
         return frozenset(float16.DEFAULT_OP_BLOCK_LIST)
 
+    def precondition(self, model) -> str | None:
+        """The converter's documented refusal, read before running it: ``check_if_fp16_ready(model.graph)`` (its
+        ``check_fp16_ready=True`` default: a float16 graph input / output / value_info, initializer or Cast to
+        float16 in the main graph) makes ``convert_float_to_float16`` raise; such a model is outside the tool's
+        scope (``unavailable``), as a rewrite that writes float16 into one form makes it. None when the package is
+        missing (:meth:`unavailable_reason` says so) or the model is float."""
+        try:
+            from onnxconverter_common import float16
+        except ImportError:
+            return None
+        if float16.check_if_fp16_ready(model.graph):
+            return "the model already holds float16 (onnxconverter-common's check_if_fp16_ready refuses it by design)"
+        return None
+
     def apply(self, model, workdir: Path):
         from onnxconverter_common import float16
 

@@ -13,6 +13,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 import passcheck
 from passcheck.passes import get_pass
+from passcheck.passes._base import PassDeclined
 from passcheck.passes.occ_float16 import ADAPTERS, OccFloat16Adapter, float_interface
 from tests.passes._helpers import cell_of
 from tests.passes.test_ort_float16_quantize import MODEL
@@ -152,15 +153,19 @@ def test_the_reproducer_calls_keep_io_as_the_adapter_does(tmp_path):
     assert tool_call("occ:float16") is None  # its interface is the adapter's: passcheck's own call
 
 
-def test_a_model_that_already_holds_float16_is_declined(tmp_path):
+def test_a_model_that_already_holds_float16_is_outside_the_tool(tmp_path):
     """``check_if_fp16_ready`` refuses a model with float16 anywhere (its documented ``check_fp16_ready``): the
-    tool's refusal, not a crash (planted break: "The model is already converted" removed from ``DECLINED``)."""
+    precondition makes it ``unavailable`` (planted break: ``precondition`` returning None), and reached anyway the
+    tool's refusal is declined, not a crash (planted break: the text removed from ``DECLINED``)."""
     model = _model([helper.make_node("Relu", ["x"], ["y"])])
     model.graph.input[0].type.tensor_type.elem_type = TensorProto.FLOAT16
     model.graph.output[0].type.tensor_type.elem_type = TensorProto.FLOAT16
     for variant in ("float16", "auto-mixed-precision"):
-        outcome = OccFloat16Adapter(variant).run(model, tmp_path)
-        assert outcome.status == "declined" and "already converted" in outcome.error, outcome
+        adapter = OccFloat16Adapter(variant)
+        outcome = adapter.run(model, tmp_path)
+        assert outcome.status == "unavailable" and "check_if_fp16_ready" in outcome.error, outcome
+        with pytest.raises(PassDeclined, match="already converted"):  # reached past the precondition: declined
+            adapter.apply(model, tmp_path)
 
 
 def test_a_missing_package_is_unavailable(monkeypatch, tmp_path):
