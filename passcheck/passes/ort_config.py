@@ -36,7 +36,8 @@ class Key:
     Attributes:
         name / value: the config key and the value that departs from its default.
         level: the lowest level whose transformers read it (``basic``: Level1, ``extended``: Level2).
-        enables / removes: transformer or rule names the entry adds to / drops from the session's list.
+        enables / removes: transformer names the entry adds to / drops from the session's list.
+        adds_rules: rewrite rules the entry adds to its level's rule-based transformer (never logged by name).
         changes: transformers the entry hands another setting (registered either way).
         precision: the bound its transformers' own source states they change values by, in the numeric oracle's
             terms (:attr:`~passcheck.passes.Capabilities.precision`), or None: the result stays exact.
@@ -47,6 +48,7 @@ class Key:
     value: str
     level: str
     enables: tuple[str, ...] = ()
+    adds_rules: tuple[str, ...] = ()
     removes: tuple[str, ...] = ()
     changes: tuple[str, ...] = ()
     precision: str | None = None
@@ -55,7 +57,7 @@ class Key:
     @property
     def transformers(self) -> tuple[str, ...]:
         """Every transformer or rule whose presence or setting the entry decides."""
-        return (*self.enables, *self.removes, *self.changes)
+        return (*self.enables, *self.adds_rules, *self.removes, *self.changes)
 
     def levels(self) -> tuple[str, ...]:
         """The levels a pass is offered at: the lowest one that reads the key, and ``all``."""
@@ -79,7 +81,7 @@ KEYS: tuple[Key, ...] = (
         "optimization.enable_cast_chain_elimination",
         "1",
         "basic",
-        enables=("CastChainElimination",),
+        adds_rules=("CastChainElimination",),
         # cast_chain_elimination.h: a chain of Casts back to its input's type is cut to its last Cast, the roundings
         # of the intermediate types included (float32 -> float16 -> int4 -> float32 loses them): the widest bound
         precision="int4",
