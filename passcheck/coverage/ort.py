@@ -103,7 +103,7 @@ def _config_triggers(data: bytes) -> dict[str, str]:
     _, reference = _session(data, "all")
     out: dict[str, str] = {}
     for k in KEYS:
-        log, graph = _session(data, "all", verbose=True, config=((k.name, k.value),))
+        log, graph = _session(data, "all", verbose=True, config=k.config)
         if graph == reference:
             continue
         out[key(TOOL, "config", f"{k.name}={k.value}")] = (

@@ -42,6 +42,8 @@ class Key:
         precision: the bound its transformers' own source states they change values by, in the numeric oracle's
             terms (:attr:`~passcheck.passes.Capabilities.precision`), or None: the result stays exact.
         reason: where onnxruntime says what the entry does.
+        also: entries the key's pass sets with it, so that what it judges is the transformer, not a setting
+            documented to approximate (written in the pass id too).
     """
 
     name: str
@@ -53,11 +55,17 @@ class Key:
     changes: tuple[str, ...] = ()
     precision: str | None = None
     reason: str = ""
+    also: tuple[tuple[str, str], ...] = ()
 
     @property
     def transformers(self) -> tuple[str, ...]:
         """Every transformer or rule whose presence or setting the entry decides."""
         return (*self.enables, *self.adds_rules, *self.removes, *self.changes)
+
+    @property
+    def config(self) -> tuple[tuple[str, str], ...]:
+        """The entries its pass sets: the key, then :attr:`also`."""
+        return ((self.name, self.value), *self.also)
 
     def levels(self) -> tuple[str, ...]:
         """The levels a pass is offered at: the lowest one that reads the key, and ``all``."""
@@ -132,6 +140,9 @@ KEYS: tuple[Key, ...] = (
         "extended",
         enables=("DQMatMulNBitsFusion",),
         reason="Level2 registers DQMatMulNBitsFusion only with the key set (onnxruntime 1.32.0's verbose log)",
+        # the MatMulNBits it writes computes at session.qdq_matmulnbits_accuracy_level, "4" unless set: int8
+        # activations, an approximation by design; "1" keeps float32, so the fusion itself is what is judged
+        also=(("session.qdq_matmulnbits_accuracy_level", "1"),),
     ),
 )
 
@@ -139,7 +150,7 @@ _BY_ID: dict[str, Key] = {}
 
 
 def pass_id(level: str, key: Key) -> str:
-    return f"ort:{level}+{key.name}={key.value}"
+    return f"ort:{level}" + "".join(f"+{k}={v}" for k, v in key.config)
 
 
 class OrtConfigAdapter(OrtOptimizerAdapter):
@@ -168,7 +179,7 @@ class OrtConfigAdapter(OrtOptimizerAdapter):
 
 
 ADAPTERS: tuple[OrtConfigAdapter, ...] = tuple(
-    OrtConfigAdapter(level, ((k.name, k.value),), precision=k.precision) for k in KEYS for level in k.levels()
+    OrtConfigAdapter(level, k.config, precision=k.precision) for k in KEYS for level in k.levels()
 )
 
 
