@@ -163,3 +163,20 @@ def test_a_config_declared_exact_that_approximates_is_a_wrong_result():
     cell = cell_of(planted, model, "ortcfg/planted")
     kinds = {(f.oracle, f.kind) for f in cell.findings}
     assert ("numeric", "wrong-result") in kinds, (cell.status, cell.error, kinds)
+
+
+@pytest.mark.parametrize(
+    ("pid", "family"),
+    [
+        ("ort:all+session.disable_quant_qdq=1", "ort:level"),
+        ("ort:extended-without-AttentionFusion", "ort:level"),
+        ("ort:all", "ort:level"),
+        ("ort:allx+k=1", "ort:allx+k=1"),
+        ("ort:symbolic-shape-infer", "ort:symbolic-shape-infer"),
+    ],
+)
+def test_a_configured_level_groups_with_the_levels(pid, family):
+    """One defect shown under ``ort:all`` and ``ort:all+<key>`` is one root cause (the same optimizer)."""
+    from passcheck.report.rootcause import pass_family
+
+    assert pass_family(pid) == family
