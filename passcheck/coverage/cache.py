@@ -57,6 +57,7 @@ def _key() -> str:
         h.update((Path(__file__).parent / name).read_bytes())
     for name in (
         "ort_log.py",
+        "ort_config.py",
         "ort_transformers.py",
         "ort_fusion_probe.py",
         "onnxoptimizer_passes.py",

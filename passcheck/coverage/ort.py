@@ -8,6 +8,12 @@ containers (``Level1_RuleBasedTransformer``) are left out. The rules of each lev
 transformer are never logged by name: they come from the attribution table read from
 onnxruntime's sources (:mod:`passcheck.attribution.ort`, ``ort_transformers.json`` ``rules``).
 
+Session config keys (:data:`passcheck.passes.ort_config.KEYS`): one ``config`` entry per key (``name=value``,
+run by its ``ort:<level>+<key>=<value>`` passes), and the transformers or rules only the key registers
+(``GeluApproximation``, ``CastChainElimination`` …) as entries of their own run by those passes alone; a key
+triggered when its session's optimized graph differs from the plain level's, and a transformer it enables when
+the key's verbose log says ``modified: 1`` (a rule: the key changed the graph, its one added rule is the cause).
+
 Evidence: a transformer triggered when the log says ``GraphTransformer <name> modified: 1``; a
 rule when its level's container logged ``modified: 1`` and disabling the rule
 (``disabled_optimizers``) changes the optimized graph (found by splitting the rule list in halves,
@@ -49,6 +55,21 @@ def catalogue(logged: dict[str, str]) -> list[Entry]:
             )
             for n in names
         ]
+    return out + _config_entries({e.name for e in out})
+
+
+def _config_entries(known: set[str]) -> list[Entry]:
+    """One ``config`` entry per key of :data:`~passcheck.passes.ort_config.KEYS`, and the transformers and rules
+    only a key registers (not in ``known``: what the plain levels log or the table lists)."""
+    from passcheck.passes.ort_config import KEYS, pass_id
+
+    out = []
+    for k in KEYS:
+        passes = tuple(pass_id(lv, k) for lv in k.levels())
+        source = f"session config {k.name}={k.value}: {k.reason} (graph_transformer_utils.cc)"
+        out.append(Entry(TOOL, "config", f"{k.name}={k.value}", passes, k.level, source))
+        for kind, names in (("transformer", k.enables), ("rule", k.adds_rules)):
+            out += [Entry(TOOL, kind, n, passes, k.level, source) for n in names if n not in known]
     return out
 
 
@@ -72,6 +93,28 @@ def triggers(model) -> dict[str, str]:
                 out[key(TOOL, "rule", rule)] = (
                     f"{name} modified: 1, and disabling {rule} at ort:{level} changes the optimized graph"
                 )
+    return {**out, **_config_triggers(data)}
+
+
+def _config_triggers(data: bytes) -> dict[str, str]:
+    """The config entries ``data`` triggers at ``ort:all`` (see module docs)."""
+    from passcheck.passes.ort_config import KEYS
+
+    _, reference = _session(data, "all")
+    out: dict[str, str] = {}
+    for k in KEYS:
+        log, graph = _session(data, "all", verbose=True, config=k.config)
+        if graph == reference:
+            continue
+        out[key(TOOL, "config", f"{k.name}={k.value}")] = (
+            f"session config {k.name}={k.value} changes the graph at ort:all"
+        )
+        fired = {n for n, m in _MODIFIED.findall(log) if m == "1"}
+        for name in k.enables:
+            if name in fired:
+                out[key(TOOL, "transformer", name)] = f"verbose log at ort:all+{k.name}={k.value}: {name} modified: 1"
+        for name in k.adds_rules:  # the key's one added rule is what changed the graph
+            out[key(TOOL, "rule", name)] = f"session config {k.name}={k.value} (adds the rule {name}) changes the graph"
     return out
 
 

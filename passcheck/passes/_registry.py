@@ -31,6 +31,8 @@ from passcheck.passes.onnxscript_version_converter import (
     OnnxscriptVersionConverterAdapter,
     OnnxscriptVersionConverterIrAdapter,
 )
+from passcheck.passes.ort_config import ADAPTERS as ORT_CONFIG
+from passcheck.passes.ort_config import WITHOUT as ORT_WITHOUT
 from passcheck.passes.ort_dim_fix import ADAPTERS as ORT_DIM_FIX
 from passcheck.passes.ort_float16 import ADAPTERS as ORT_FLOAT16
 from passcheck.passes.ort_format import ADAPTERS as ORT_FORMAT
@@ -83,6 +85,8 @@ for _adapter in (
     *ORT_QNN,
     *ORT_FORMAT,
     *OCC_FLOAT16,
+
+    *ORT_CONFIG,  # ort:<level>+<session config key>=<value>
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
@@ -163,6 +167,10 @@ def get_pass(pass_id: str) -> PassAdapter:
         if not 7 <= target <= 30:
             raise PasscheckError(f"pass {pass_id!r}: target opset must be between 7 and 30")
         return VersionConverterAdapter(target)
+    if ORT_WITHOUT.match(pass_id):  # ort:<level>-without-<TransformerName>
+        from passcheck.passes import ort_config
+
+        return ort_config.without(pass_id)
     if pass_id.startswith(onnxscript_rules.PREFIX):
         return onnxscript_rules.adapter(pass_id)
     if pass_id.startswith(onnxoptimizer_passes.PREFIX):
@@ -185,6 +193,7 @@ def get_pass(pass_id: str) -> PassAdapter:
             "onnx:convert-opset-N",
             "onnxscript:rule-NAME",
             "onnxoptimizer:pass-NAME",
+            "ort:LEVEL-without-TRANSFORMER",
             "cmd:'TOOL {in} {out}'",
             f"PASS{EXTERNAL_DATA}",
         ],

@@ -53,8 +53,15 @@ def rules() -> dict[str, tuple[str, ...]]:
     return {lv: tuple(names) for lv, names in table["rules"].items()}
 
 
-def session(model_bytes: bytes, level: str, disabled: Sequence[str] = (), verbose: bool = False) -> tuple[str, bytes]:
-    """(the verbose log, the optimized graph's bytes) of a CPU session at ``level`` (``disabled``, ``basic`` …)."""
+def session(
+    model_bytes: bytes,
+    level: str,
+    disabled: Sequence[str] = (),
+    verbose: bool = False,
+    config: Sequence[tuple[str, str]] = (),
+) -> tuple[str, bytes]:
+    """(the verbose log, the optimized graph's bytes) of a CPU session at ``level`` (``disabled``, ``basic`` …),
+    with the session config entries ``config`` (:mod:`passcheck.passes.ort_config`) set."""
     import onnx
     import onnxruntime as ort
 
@@ -67,6 +74,8 @@ def session(model_bytes: bytes, level: str, disabled: Sequence[str] = (), verbos
         so.intra_op_num_threads = 1
         so.log_severity_level = 0 if verbose else 4
         so.log_verbosity_level = 1 if verbose else 0
+        for key, value in config:
+            so.add_session_config_entry(key, value)
         with stderr_fd() as log:
             ort.InferenceSession(
                 model_bytes, so, providers=["CPUExecutionProvider"], disabled_optimizers=list(disabled) or None

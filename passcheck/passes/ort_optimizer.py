@@ -25,6 +25,11 @@ class OrtOptimizerAdapter(PassAdapter):
     #: transformer modified the graph (``core/graph/graph.cc``: ``if (!GraphProtoSyncNeeded()) return
     #: *graph_proto``); only a rewritten graph is written from its NodeArgs, whose types carry onnxruntime's inference.
     writes_given_unchanged = True
+    #: Session config entries (``SessionOptions.add_session_config_entry``) set before the session is made, and
+    #: transformer / rule names passed as ``disabled_optimizers``: none at a plain level
+    #: (:mod:`passcheck.passes.ort_config` sets them).
+    config: tuple[tuple[str, str], ...] = ()
+    disabled: tuple[str, ...] = ()
 
     def __init__(self, level: str):
         self.level = level
@@ -50,8 +55,15 @@ class OrtOptimizerAdapter(PassAdapter):
         ort.set_default_logger_severity(4)  # failures are returned as the outcome's error
         so.log_severity_level = 4
         so.intra_op_num_threads = 1
+        for key, value in self.config:
+            so.add_session_config_entry(key, value)
         try:
-            ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+            ort.InferenceSession(
+                model.SerializeToString(),
+                so,
+                providers=["CPUExecutionProvider"],
+                disabled_optimizers=list(self.disabled) or None,
+            )
         except Exception as exc:  # ORT reports every load failure as a generic exception type
             raise PassDeclined(f"{type(exc).__name__}: {exc}") from exc
         return onnx.load(str(out))

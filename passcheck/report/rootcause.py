@@ -45,6 +45,10 @@ from passcheck.signature import Signature
 
 #: onnxruntime optimization levels, each applying every rewrite of the ones before it.
 _ORT_LEVELS = ("ort:disabled", "ort:basic", "ort:extended", "ort:all")
+#: A level with session config entries or a transformer removed (:mod:`passcheck.passes.ort_config`:
+#: ``ort:all+<key>=<value>``, ``ort:extended-without-<Name>``): the same optimizer, one transformer added, dropped or
+#: set otherwise, so a defect it shows the same way is the level's.
+_ORT_CONFIGURED = re.compile(r"^ort:(?:disabled|basic|extended|all)(?:\+|-without-)")
 #: The pass-id prefix of onnxruntime's transformers optimizer, one pass per model type (``ort-transformers:bert`` …).
 _ORT_TRANSFORMERS = "ort-transformers:"
 _INPUT = "input"
@@ -93,7 +97,8 @@ def _parity_text(f: Finding) -> str:
 
 def pass_family(pass_id: str) -> str:
     """The pass one defect is grouped under whichever variant of it showed the defect: ``ort:level`` for
-    onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂ ``extended`` ⊂ ``all``), ``ort-transformers:*``
+    onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂ ``extended`` ⊂ ``all``) and those levels with a
+    session config key set or a transformer removed (``ort:all+<key>=<value>``), ``ort-transformers:*``
     for every model type of onnxruntime's transformers optimizer, else ``pass_id`` itself.
 
     The model types share their fusions: ``onnxruntime.transformers.optimizer.MODEL_TYPES`` maps every type but
@@ -102,7 +107,7 @@ def pass_family(pass_id: str) -> str:
     ``fusion_gelu.py`` …; ``FusionOptions(model_type)`` only turns some off). The same fusion missed, or the same
     wrong graph written, under ``bert`` and ``vit`` is one defect of one module, as the hunt's and triage's
     root causes count it; the finding keeps its own pass id (the reproduction runs that model type)."""
-    if pass_id in _ORT_LEVELS:
+    if pass_id in _ORT_LEVELS or _ORT_CONFIGURED.match(pass_id):
         return "ort:level"
     return "ort-transformers:*" if pass_id.startswith(_ORT_TRANSFORMERS) else pass_id
 
