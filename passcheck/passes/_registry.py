@@ -85,7 +85,6 @@ for _adapter in (
     *ORT_QNN,
     *ORT_FORMAT,
     *OCC_FLOAT16,
-
     *ORT_CONFIG,  # ort:<level>+<session config key>=<value>
 ):
     _FIXED[_adapter.id] = _adapter
