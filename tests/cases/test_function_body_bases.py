@@ -23,21 +23,16 @@ NEVER_INLINED = {"AffineGrid@20"}
 REFUSED = {"causalconvwithstate-27.opset-27.float"}
 
 
-def _library():
-    """The registry with the gated library families registered (lazy sources: passcheck.cases.sources.GatedModule)."""
-    reg = registry()
-    reg.claim_library()
-    return reg
-
-
 def _cases():
-    return {c.id[len(FAMILY) :]: c for c in _library() if c.id.startswith(FAMILY)}
+    """This family's cases by name, its source alone loaded (``select``): the parametrize lists read it at
+    collection, in every xdist worker, where claiming every gated family cost more CPU than the family itself."""
+    return {c.id[len(FAMILY) :]: c for c in registry().select([FAMILY + "*"])}
 
 
 def _module():
     import sys
 
-    _library()  # imports the family's module (a lazy source)
+    _cases()  # imports the family's module (a lazy source: passcheck.cases.sources.GatedModule)
     return next(m for n, m in sys.modules.items() if n.endswith("function_body_opsets"))
 
 

@@ -1,7 +1,13 @@
 """On the oldest onnxscript lines passcheck pins, ``passcheck coverage`` reads onnxscript's catalogue where that
 release has one (0.3.2, ci/envs/onnx-1.18.txt: the Gemm rule is ``gemm_to_matmul_add.rule`` there) and says why not
 where it has none (0.1.0, ci/envs/onnx-1.16.txt: ``fuse_xformers`` counts nothing). Needs the package index
-(creates the pinned environments)."""
+(creates the pinned environments).
+
+Each run gets an empty ``PASSCHECK_CACHE`` (its coverage cache is built there, never read from an earlier run). A
+literal ``--case`` loads no gated library family (``passcheck.cases.sources``: a literal id is asked of the names
+read once), so no gate is judged there and the cache needs no seeding: copying the env's gate verdicts in
+(``tests/_case_gates.seeded``) cost a library-loading process in the pinned env, 2.4–4.0 s of CPU per test, more than
+the coverage run's own parent. The run asserts it: the cache holds its coverage folder alone afterwards."""
 
 from __future__ import annotations
 
@@ -13,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from passcheck.matrix import create, envs
-from tests import _case_gates
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.matrix
@@ -22,7 +27,7 @@ pytestmark = pytest.mark.matrix
 def _coverage(pins: str, tmp_path: Path) -> dict:
     env = create.ensure(envs.load_spec(REPO / "ci" / "envs" / pins), REPO)
     out = tmp_path / f"{pins}.json"
-    cache = _case_gates.seeded(tmp_path / "cache", env.python)  # the env's own gate verdicts: not judged again
+    cache = tmp_path / "cache"
     p = subprocess.run(
         [str(env.python), "-m", "passcheck", "coverage", "--tool", "onnxscript", "--no-generated"]
         + ["--case", "optional-input/conv-bn", "--json", str(out)],
@@ -32,6 +37,8 @@ def _coverage(pins: str, tmp_path: Path) -> dict:
         env={**os.environ, "PASSCHECK_CACHE": str(cache)},
     )
     assert p.returncode == 0, p.stderr
+    built = sorted(q.name for q in cache.iterdir()) if cache.is_dir() else []
+    assert set(built) <= {"coverage"}, f"the run built {built} in its cache: a gated family was loaded"
     return json.loads(out.read_text())
 
 
