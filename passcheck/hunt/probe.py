@@ -30,8 +30,6 @@ COMMON = "common"
 #: Oracles that compare the forms: their findings are the pair's, whichever form they sit on.
 COMPARATIVE = frozenset({"parity", "acceptance"})
 ACCEPTANCE = "acceptance"
-#: onnxruntime's optimization levels: passes that run onnxruntime's kernels (constant folding).
-ORT_LEVELS = frozenset({"ort:disabled", "ort:basic", "ort:extended", "ort:all"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -151,7 +149,7 @@ def blamed(cells, form: str) -> list[Finding]:
     the representative of its root cause (:func:`passcheck.report.rootcause.root_causes`): a pass
     rejecting a form onnxruntime cannot run at all is that form's ``input`` finding, not another bug,
     and so is what onnxruntime's optimization levels leave unfolded on it."""
-    from passcheck.report.rootcause import root_causes
+    from passcheck.report.rootcause import pass_family, root_causes
 
     explained = {id(f) for rc in root_causes(cells) for f in rc.others}
     seen = {(c.pass_id, c.form, f.oracle, f.kind) for c in cells for f in c.findings}
@@ -162,7 +160,8 @@ def blamed(cells, form: str) -> list[Finding]:
         for f in c.findings:
             if f.expected or id(f) in explained:
                 continue
-            if f.oracle == "parity" and c.pass_id in ORT_LEVELS and c.form in unrunnable:
+            # onnxruntime's levels, keyed or not, fold by running the kernel the form cannot run
+            if f.oracle == "parity" and pass_family(c.pass_id) == "ort:level" and c.form in unrunnable:
                 continue
             if (c.pass_id, failure(f)) in base_failures:  # the base failed this pass so: its own finding
                 continue

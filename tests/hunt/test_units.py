@@ -279,6 +279,11 @@ def test_blame_goes_to_the_rewrite_only_for_what_the_base_does_not_show():
     assert ("r", "ort:basic", "acceptance") not in {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
     cells[1].findings[1].expected = True
     assert ("r", "p", "annotations") not in {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
+    # what a level left unfolded on that form is its defect too, with a session config key set or not (M489's passes)
+    keyed = "ort:all+session.enable_quant_qdq_cleanup=1"
+    cells += [cell("r", keyed, ("parity", "missed-optimization")), cell("r", "q", ("parity", "missed-optimization"))]
+    got = {(f.form, f.pass_id, f.oracle) for f in blamed(cells, "r")}
+    assert ("r", keyed, "parity") not in got and ("r", "q", "parity") in got
 
 
 def test_what_onnxruntime_leaves_unfolded_on_a_form_it_cannot_run_is_that_forms_defect():
