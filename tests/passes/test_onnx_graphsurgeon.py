@@ -10,7 +10,7 @@ from onnx import parser
 from passcheck.api import check_model
 from passcheck.passes import get_pass
 from passcheck.passes.onnx_graphsurgeon import ADAPTERS, VARIANTS, OnnxGraphsurgeonAdapter, call_text
-from tests.passes._helpers import cell_of
+from tests.passes._helpers import cell_of, script_apply
 
 pytest.importorskip("onnx_graphsurgeon")
 
@@ -115,3 +115,22 @@ def test_the_tools_cast_elision_truncating_a_float_constant_is_a_wrong_result():
     kinds = {c.pass_id: {f.kind for f in c.findings} for c in report.cells}
     assert "wrong-result" in kinds["onnx-gs:fold-constants"], kinds
     assert "wrong-result" not in kinds["onnx-gs:fold-constants-no-shapes"], kinds
+
+
+@pytest.mark.parametrize("name", ["round-trip", "cleanup", "fold-constants", "fold-constants-no-shapes"])
+def test_a_reproducer_calls_graphsurgeon_as_the_adapter_does(name, tmp_path):
+    """The ``apply`` a standalone script embeds (:func:`passcheck.repro.tools.tool_call`) gives the adapter's model and
+    leaves the script's model as given; the script needs and prints onnx-graphsurgeon."""
+    import onnx
+
+    from passcheck.repro.tools import VERSIONED_EXTRAS, package, tool_call
+
+    call = tool_call(f"onnx-gs:{name}")
+    assert call is not None and call.needs == ("onnx-graphsurgeon",) and "onnx-graphsurgeon" in VERSIONED_EXTRAS
+    assert package(f"onnx-gs:{name}") == "onnx-graphsurgeon"
+    given = onnx.ModelProto.FromString(MODEL.SerializeToString())
+    ours = script_apply(call)(given)
+    assert given.SerializeToString() == MODEL.SerializeToString()
+    theirs = get_pass(f"onnx-gs:{name}").apply(onnx.ModelProto.FromString(MODEL.SerializeToString()), tmp_path)
+    assert ours.graph.SerializeToString(deterministic=True) == theirs.graph.SerializeToString(deterministic=True)
+    assert tool_call("onnx-gs:no-such-variant") is None
