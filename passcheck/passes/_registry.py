@@ -16,6 +16,7 @@ from passcheck.passes.external_data import SUFFIX as EXTERNAL_DATA
 from passcheck.passes.external_data import wrap as external_data
 from passcheck.passes.occ_float16 import ADAPTERS as OCC_FLOAT16
 from passcheck.passes.onnx_external_load import ADAPTERS as ONNX_EXTERNAL_LOAD
+from passcheck.passes.onnx_graphsurgeon import ADAPTERS as ONNX_GS
 from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
 from passcheck.passes.onnx_ir_common import PREFIX as ONNX_IR_PREFIX
 from passcheck.passes.onnx_model_utils import ADAPTERS as ONNX_MODEL_UTILS
@@ -70,7 +71,7 @@ for _adapter in PYTHON_TOOLS:  # onnxsim / onnxslim / onnxoptimizer through thei
 # onnx.inliner; onnxruntime.transformers' Python fusions and float16 conversion; onnx.compose / onnx.utils;
 # onnx's external-data loader; quant_pre_process and the quantizers (8-bit, weight-only); qnn's pre-processing;
 # onnxruntime's make_dynamic_shape_fixed and remove_initializer_from_input; the ORT format round trip;
-# onnxconverter-common's float16 conversion and mixed-precision search
+# onnxconverter-common's float16 conversion and mixed-precision search; onnx-graphsurgeon
 for _adapter in (
     *INLINERS,
     *ORT_TRANSFORMERS,
@@ -86,6 +87,7 @@ for _adapter in (
     *ORT_FORMAT,
     *OCC_FLOAT16,
     *ORT_CONFIG,  # ort:<level>+<session config key>=<value>
+    *ONNX_GS,
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}

@@ -130,7 +130,7 @@ _PYTHON_TOOLS = {
     "onnxoptimizer:optimize": ("onnxoptimizer.optimize(model)", "onnxoptimizer"),
 }
 #: Packages whose version a script prints beside onnx's (imported as the name with ``-`` → ``_``).
-VERSIONED_EXTRAS = ("onnxscript", "onnx-ir", *(package for _, package in _PYTHON_TOOLS.values()))
+VERSIONED_EXTRAS = ("onnxscript", "onnx-ir", "onnx-graphsurgeon", *(package for _, package in _PYTHON_TOOLS.values()))
 
 
 def _weight_quant_call(name: str) -> ToolCall | None:
@@ -169,6 +169,25 @@ def _weight_quant_call(name: str) -> ToolCall | None:
         f"    q = {call}\n    q.process()\n    return q.model.model\n"
     )
     return ToolCall(source, f"{call}.process()", imports)
+
+
+def _graphsurgeon_call(name: str) -> ToolCall | None:
+    """The call of ``onnx-gs:NAME`` (:mod:`passcheck.passes.onnx_graphsurgeon`), on a copy as the adapter is given."""
+    from passcheck.passes.onnx_graphsurgeon import VARIANTS, call_text
+
+    if name not in VARIANTS:
+        return None
+    call = call_text(name)
+    source = (
+        "def apply(model):\n    model = onnx.ModelProto.FromString(model.SerializeToString())  # the adapter's copy\n"
+        f"    graph = gs.import_onnx(model)\n    return {call}\n"
+    )
+    return ToolCall(
+        source,
+        f"{call}, graph = gs.import_onnx(model)",
+        ("import onnx_graphsurgeon", "import onnx_graphsurgeon as gs"),
+        ("onnx-graphsurgeon",),
+    )
 
 
 def tool_call(pass_id: str, model=None) -> ToolCall | None:
@@ -334,6 +353,8 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
     if pass_id in _PYTHON_TOOLS:
         call, package = _PYTHON_TOOLS[pass_id]
         return ToolCall(f"def apply(model):\n    return {call}\n", call, (f"import {package}",), (package,))
+    if family == "onnx-gs":
+        return _graphsurgeon_call(name)
     if family == "onnxoptimizer":
         return _onnxoptimizer_call(pass_id)
     if family in ("cmd", "cmd+fold") and "{in}" in name and "{out}" in name:
@@ -419,9 +440,8 @@ def package(pass_id: str) -> str:
     """The pip package of the tool ``pass_id`` runs (what ``passcheck bisect --package`` takes)."""
     if pass_id in _PYTHON_TOOLS:
         return _PYTHON_TOOLS[pass_id][1]
-    return {"onnx": "onnx", "onnxscript": "onnxscript", "onnx-ir": "onnx-ir", "onnxoptimizer": "onnxoptimizer"}.get(
-        pass_id.partition(":")[0], "onnxruntime"
-    )
+    named = {"onnx": "onnx", "onnxscript": "onnxscript", "onnx-ir": "onnx-ir", "onnxoptimizer": "onnxoptimizer"}
+    return {**named, "onnx-gs": "onnx-graphsurgeon"}.get(pass_id.partition(":")[0], "onnxruntime")
 
 
 def _opset_target(spec: str, model) -> int | None:

@@ -1,0 +1,96 @@
+"""onnx-graphsurgeon (NVIDIA's graph surgeon, ``import onnx_graphsurgeon as gs``): the graph clean-up TensorRT users and
+Polygraphy run on a model before building an engine.
+
+Every id imports the model into gs's IR (``gs.import_onnx``), applies the operation its tool documents, and exports it
+back (``gs.export_onnx``); the export must carry what the ONNX IR lets a model hold (value_info, ``dim_param``,
+denotations, omitted optional inputs ``""``, subgraphs, model-local functions, opset imports, metadata, initializers),
+since gs's own docs call the round trip lossless for a graph it can represent:
+
+- ``onnx-gs:round-trip``: import → export, nothing else;
+- ``onnx-gs:toposort``: ``Graph.toposort()`` (defaults: ``recurse_subgraphs``, ``recurse_functions``, ``mode="full"``);
+- ``onnx-gs:cleanup``: ``Graph.cleanup()`` (defaults: unused nodes removed, subgraphs and functions recursed, graph
+  inputs and node outputs kept); ``onnx-gs:cleanup-outputs`` also ``remove_unused_node_outputs=True`` ("never removes
+  empty-tensor, i.e. optional but omitted, outputs", its docstring);
+- ``onnx-gs:fold-constants``: ``toposort()``, ``fold_constants()`` and ``cleanup()`` — the sequence gs's docstring asks
+  for ("the graph's nodes must be topologically sorted prior"; "will not remove constants … run cleanup()") and
+  Polygraphy's ``surgeon sanitize --fold-constants`` runs; ``fold_constants`` lowers ``Constant`` nodes, elides
+  int → float → int ``Cast`` pairs around shape arithmetic, folds ``Shape`` / ``Shape→Gather`` / ``Shape→Slice`` of
+  static shapes by its own code and evaluates the rest of the constant part with onnxruntime (CPU);
+  ``-no-shapes`` is ``fold_shapes=False`` (no cast elision, no Shape folding); ``-partition`` is
+  ``partitioning="recursive"`` (a part onnxruntime cannot evaluate is split until the rest folds).
+
+Each is an extra install (``pip install onnx-graphsurgeon``; pin in ``ci/tool-envs/onnx-graphsurgeon.txt``):
+missing, the pass is ``unavailable`` with that command. gs's ``G_LOGGER.critical`` raises
+``OnnxGraphSurgeonException``: a model gs refuses with its own error is ``declined``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from passcheck.passes._base import PassAdapter, PassDeclined
+
+PREFIX = "onnx-gs:"
+
+#: id suffix → (the Graph methods called in order, each with its keyword arguments). ``fold`` variants declare
+#: ``folds_constants`` (not ``-no-shapes``: it is asked to leave Shape nodes); every variant that removes or
+#: rewrites nodes declares ``optimizes``.
+VARIANTS: dict[str, tuple[tuple[str, dict[str, Any]], ...]] = {
+    "round-trip": (),
+    "toposort": (("toposort", {}),),
+    "cleanup": (("cleanup", {}),),
+    "cleanup-outputs": (("cleanup", {"remove_unused_node_outputs": True}),),
+    "fold-constants": (("toposort", {}), ("fold_constants", {}), ("cleanup", {})),
+    "fold-constants-no-shapes": (("toposort", {}), ("fold_constants", {"fold_shapes": False}), ("cleanup", {})),
+    "fold-constants-partition": (
+        ("toposort", {}),
+        ("fold_constants", {"partitioning": "recursive"}),
+        ("cleanup", {}),
+    ),
+}
+
+
+def call_text(name: str) -> str:
+    """The Python expression the variant ``name`` evaluates, ``graph`` being ``gs.import_onnx(model)``:
+    ``gs.export_onnx(graph.toposort().fold_constants().cleanup())`` (each method returns the graph)."""
+    chain = "".join(f".{m}({', '.join(f'{k}={v!r}' for k, v in kw.items())})" for m, kw in VARIANTS[name])
+    return f"gs.export_onnx(graph{chain})"
+
+
+class OnnxGraphsurgeonAdapter(PassAdapter):
+    """``onnx-gs:<variant>`` (:data:`VARIANTS`): ``gs.export_onnx`` of ``gs.import_onnx(model)`` after the variant's
+    Graph methods.
+
+    Input: any ModelProto gs imports (tensor, sequence, optional types; gs keeps no map or sparse type). Output: the
+    exported ModelProto. Raises :class:`~passcheck.passes.PassDeclined` when gs refuses the model with its own
+    ``OnnxGraphSurgeonException`` (``G_LOGGER.critical``); any other exception is ``crashed``."""
+
+    tools = ("onnx-graphsurgeon",)
+    extra = "onnx-graphsurgeon"
+    warm = ("onnx_graphsurgeon",)
+
+    def __init__(self, name: str):
+        self.name = name
+        self.id = PREFIX + name
+        # ``fold_shapes=False`` asks gs not to fold a Shape of a static shape, which the folding oracle counts as a
+        # constant: declared for the variants that fold every constant the oracle asks for.
+        self.folds_constants = name.startswith("fold-constants") and name != "fold-constants-no-shapes"
+        self.optimizes = name.startswith(("fold-constants", "cleanup"))
+        self.doc = (
+            f"onnx_graphsurgeon: {call_text(name)}, graph = gs.import_onnx(model) (pip install onnx-graphsurgeon)"
+        )
+
+    def apply(self, model, workdir: Path):
+        import onnx_graphsurgeon as gs
+
+        try:
+            graph = gs.import_onnx(model)
+            for method, kwargs in VARIANTS[self.name]:
+                graph = getattr(graph, method)(**kwargs)
+            return gs.export_onnx(graph)
+        except gs.OnnxGraphSurgeonException as exc:
+            raise PassDeclined(f"onnx_graphsurgeon: {exc}") from exc
+
+
+ADAPTERS = tuple(OnnxGraphsurgeonAdapter(name) for name in VARIANTS)
