@@ -30,6 +30,7 @@ from passcheck.passes.onnxscript_version_converter import (
     OnnxscriptVersionConverterAdapter,
     OnnxscriptVersionConverterIrAdapter,
 )
+from passcheck.passes.onnxtool_passes import ADAPTERS as ONNX_TOOL
 from passcheck.passes.ort_dim_fix import ADAPTERS as ORT_DIM_FIX
 from passcheck.passes.ort_float16 import ADAPTERS as ORT_FLOAT16
 from passcheck.passes.ort_format import ADAPTERS as ORT_FORMAT
@@ -80,6 +81,7 @@ for _adapter in (
     *ORT_WEIGHT_QUANT,
     *ORT_QNN,
     *ORT_FORMAT,
+    *ONNX_TOOL,  # onnx-tool's shape inference, folding, Conv+BN fusion and reordering (extra install)
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
