@@ -66,6 +66,9 @@ class OnnxToolAdapter(PassAdapter):
 
     tools = ("onnx-tool", "onnx")
     extra = "onnx-tool"
+    #: ``Graph.__is_node_constant__`` calls a node constant only when none of its inputs is a DYNAMIC_TENSOR (a graph
+    #: input or what reads one): a Shape of a fed input is never folded, by the tool's own definition.
+    folds_shapes = False
 
     def __init__(self, operation: str) -> None:
         self.operation = operation

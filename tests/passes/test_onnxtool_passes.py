@@ -131,3 +131,59 @@ def test_an_op_without_a_node_class_is_unavailable():
     m = _model([h.make_node("CastLike", ["x", "x"], ["y"])], [_vi("x", [2])], [_vi("y", [2])], opset=15)
     cell = _cells(m, ["onnx-tool:fuse"], "onnx-tool/castlike")["onnx-tool:fuse"]
     assert cell.status == "unavailable" and "CastLike" in (cell.error or ""), (cell.status, cell.error)
+
+
+class _FoldsShapes(OnnxToolAdapter):
+    """Planted: the real constant folding, declared as a pass that also folds shape-derived values."""
+
+    folds_shapes = True
+
+    def __init__(self):
+        super().__init__("fold-constants")
+        self.id = "planted:onnx-tool-folds-shapes"
+
+
+class _FoldsNothing(OnnxToolAdapter):
+    """Planted: declared as onnx-tool's folding (constants only), returns the model as given."""
+
+    def __init__(self):
+        super().__init__("fold-constants")
+        self.id = "planted:onnx-tool-folds-nothing"
+
+    def apply(self, model, workdir):
+        return model
+
+
+def _folding(model, adapter) -> list:
+    planted = register_pass(adapter) if adapter is not None else None
+    pid = planted.id if planted is not None else "onnx-tool:fold-constants"
+    try:
+        cell = _cells(model, [pid], f"onnx-tool/{pid}")[pid]
+    finally:
+        if planted is not None:
+            unregister_pass(planted.id)
+    return [f for f in cell.findings if f.oracle == "folding"]
+
+
+def test_folding_a_shape_of_a_fed_input_is_not_asked_of_a_constants_only_folder():
+    """``Graph.__is_node_constant__``: a node reading a graph input is not constant to onnx-tool, so its Shape of a
+    fed static input is not a missed fold (``folds_shapes = False``); the same output declared by a pass that folds
+    shapes is one, and a constant-only chain left unfolded is one for onnx-tool's declaration too."""
+    shaped = _model(
+        [
+            h.make_node("Shape", ["x"], ["s"]),
+            h.make_node("Cast", ["s"], ["f"], to=T.FLOAT),
+            h.make_node("Add", ["x", "f"], ["y"]),
+        ],
+        [_vi("x", [3])],
+        [_vi("y", [3])],
+    )
+    assert _folding(shaped, None) == []
+    assert _folding(shaped, _FoldsShapes()), "a pass declaring folds_shapes is judged on shape-derived values"
+    constant = _model(
+        [h.make_node("Add", ["a", "b"], ["c"]), h.make_node("Add", ["x", "c"], ["y"])],
+        [_vi("x", [2])],
+        [_vi("y", [2])],
+        [h.make_tensor("a", T.FLOAT, [2], [1, 2]), h.make_tensor("b", T.FLOAT, [2], [3, 4])],
+    )
+    assert _folding(constant, _FoldsNothing()), "a constant-only node left is still a missed fold"
