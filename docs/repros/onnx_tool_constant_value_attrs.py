@@ -15,9 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper
-
 import onnx_tool
+from onnx import TensorProto, helper
 
 vi = helper.make_tensor_value_info
 failed = {}
@@ -41,8 +40,8 @@ for name, (attr, elem, shape) in spellings.items():
     with tempfile.TemporaryDirectory() as d, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for op, call in (
-            ("shape_infer", lambda: onnx_tool.Model(m).graph.shape_infer({"x": feed})),
-            ("model_constant_folding", lambda: onnx_tool.model_constant_folding(m, str(Path(d) / "f.onnx"))),
+            ("shape_infer", lambda m=m, feed=feed: onnx_tool.Model(m).graph.shape_infer({"x": feed})),
+            ("model_constant_folding", lambda m=m, d=d: onnx_tool.model_constant_folding(m, str(Path(d) / "f.onnx"))),
         ):
             try:
                 call()

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper
-
 import onnx_tool
+from onnx import TensorProto, helper
 
 vi = helper.make_tensor_value_info
 u8 = lambda n, v: helper.make_tensor(n, TensorProto.UINT8, [], [v])  # noqa: E731
@@ -33,8 +32,15 @@ g = helper.make_graph(
     "g",
     [vi("x", TensorProto.UINT8, [1, 1, 3, 3]), vi("v", TensorProto.FLOAT, [1, 1, 4])],
     [vi("z", TensorProto.UINT8, [1, 1, 3, 3]), vi("q", TensorProto.FLOAT, [1, 1, 3])],
-    [f32("xs", 1.0), u8("xz", 0), helper.make_tensor("w", TensorProto.UINT8, [1, 1, 1, 1], [1]), f32("ws", 1.0),
-     u8("wz", 0), f32("ys", 1.0), u8("yz", 0)],
+    [
+        f32("xs", 1.0),
+        u8("xz", 0),
+        helper.make_tensor("w", TensorProto.UINT8, [1, 1, 1, 1], [1]),
+        f32("ws", 1.0),
+        u8("wz", 0),
+        f32("ys", 1.0),
+        u8("yz", 0),
+    ],
 )
 m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
 onnx.checker.check_model(m, full_check=True)

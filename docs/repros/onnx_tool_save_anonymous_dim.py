@@ -13,13 +13,14 @@ import warnings
 from pathlib import Path
 
 import onnx
-from onnx import TensorProto, helper
-
 import onnx_tool
+from onnx import TensorProto, helper
 
 vi = helper.make_tensor_value_info
 g = helper.make_graph(
-    [helper.make_node("Relu", ["x"], ["y"])], "g", [vi("x", TensorProto.FLOAT, [None, 3])],
+    [helper.make_node("Relu", ["x"], ["y"])],
+    "g",
+    [vi("x", TensorProto.FLOAT, [None, 3])],
     [vi("y", TensorProto.FLOAT, [None, 3])],
 )
 m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)

@@ -16,10 +16,9 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+import onnx_tool
 import onnxruntime as ort
 from onnx import TensorProto, helper
-
-import onnx_tool
 
 vi = helper.make_tensor_value_info
 g = helper.make_graph(

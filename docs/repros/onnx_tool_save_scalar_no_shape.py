@@ -13,13 +13,14 @@ import warnings
 from pathlib import Path
 
 import onnx
-from onnx import TensorProto, helper
-
 import onnx_tool
+from onnx import TensorProto, helper
 
 vi = helper.make_tensor_value_info
 g = helper.make_graph(
-    [helper.make_node("ReduceSum", ["x"], ["y"], keepdims=0)], "g", [vi("x", TensorProto.FLOAT, [2, 3])],
+    [helper.make_node("ReduceSum", ["x"], ["y"], keepdims=0)],
+    "g",
+    [vi("x", TensorProto.FLOAT, [2, 3])],
     [vi("y", TensorProto.FLOAT, [])],
 )
 m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)

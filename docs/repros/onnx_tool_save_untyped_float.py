@@ -14,9 +14,8 @@ import warnings
 from pathlib import Path
 
 import onnx
-from onnx import TensorProto, helper
-
 import onnx_tool
+from onnx import TensorProto, helper
 
 vi = helper.make_tensor_value_info
 g = helper.make_graph(

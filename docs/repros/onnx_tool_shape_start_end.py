@@ -15,9 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
-
 import onnx_tool
+from onnx import TensorProto, helper, numpy_helper
 
 vi = helper.make_tensor_value_info
 w = numpy_helper.from_array(np.zeros((2, 3, 4), np.float32), "w")
@@ -53,5 +52,7 @@ with tempfile.TemporaryDirectory() as d, warnings.catch_warnings():
 sf = {t.name: numpy_helper.to_array(t).tolist() for t in folded.graph.initializer}.get("sf")
 s = next((v for v in inferred.graph.value_info if v.name == "s"), None)
 s_dims = [x.dim_value for x in s.type.tensor_type.shape.dim] if s is not None else None
-print(f"folded Cast(Shape(w, start=1)): {sf} (expected [3.0, 4.0]); inferred Shape(x, start=1): {s_dims} (expected [2])")
+print(
+    f"folded Cast(Shape(w, start=1)): {sf} (expected [3.0, 4.0]); inferred Shape(x, start=1): {s_dims} (expected [2])"
+)
 sys.exit(1 if sf != [3.0, 4.0] or s_dims != [2] else 0)

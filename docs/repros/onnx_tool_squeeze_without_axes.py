@@ -13,9 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper
-
 import onnx_tool
+from onnx import TensorProto, helper
 
 vi = helper.make_tensor_value_info
 got = {}

@@ -13,13 +13,14 @@ import warnings
 from pathlib import Path
 
 import onnx
-from onnx import TensorProto, helper
-
 import onnx_tool
+from onnx import TensorProto, helper
 
 vi = helper.make_tensor_value_info
 body = helper.make_graph(
-    [helper.make_node("Add", ["xi", "k"], ["yi"])], "body", [vi("xi", TensorProto.FLOAT, [2])],
+    [helper.make_node("Add", ["xi", "k"], ["yi"])],
+    "body",
+    [vi("xi", TensorProto.FLOAT, [2])],
     [vi("yi", TensorProto.FLOAT, [2])],
 )
 g = helper.make_graph(
