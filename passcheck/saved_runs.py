@@ -193,6 +193,7 @@ class Recorder:
                     "unknown_dim_param": r.unknown_dim_param,
                     "precision": r.precision,
                     "writes_given_unchanged": r.writes_given_unchanged,
+                    "folds_shapes": r.folds_shapes,
                 }
             )
         line = {
@@ -358,6 +359,7 @@ def load(path: str | Path) -> Iterator[Judged]:
                             r["unknown_dim_param"],
                             precision=r.get("precision"),
                             writes_given_unchanged=bool(r.get("writes_given_unchanged", False)),
+                            folds_shapes=bool(r.get("folds_shapes", True)),
                         )
                     )
                 expect = [

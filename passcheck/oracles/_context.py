@@ -57,6 +57,8 @@ class FormRun:
             a quantizer's registry); parity does not compare new op types of forms that differ in them.
         writes_given_unchanged: the pass writes the graph it was given, declarations verbatim, when it rewrote
             nothing (``PassAdapter.writes_given_unchanged``): such an output says nothing of the pass's inference.
+        folds_shapes: whether a pass that folds constants also folds values derived from graph inputs' static shapes
+            (``PassAdapter.folds_shapes``).
         fixes: what a pass that fixes a binding states it fixed (an input and an axis and a size, or an input and
             a shape: :attr:`passcheck.passes.ort_dim_fix.DimFixAdapter.fixes`), or None;
             ``feeds``, ``baseline`` and ``runs`` then hold the runs that agree with the fix only.
@@ -82,6 +84,7 @@ class FormRun:
     by_type: frozenset[str] = frozenset()
     writes_given_unchanged: bool = False
     fixes: Mapping[str, Any] | None = None
+    folds_shapes: bool = True
 
     def finding(self, kind: str, oracle: str, message: str, **details: Any) -> Finding:
         return Finding(kind, oracle, self.case, self.form, self.pass_id, message, details, env=self.env)

@@ -18,7 +18,9 @@
   that reads
   (directly or through other nodes) an overridable default of its form which the other form spells
   as a constant, or that is linked through kept nodes to one that does (a fusion takes the whole
-  pattern): a pass may fold only the constant spelling (IR.md §Graphs). Nor is a Pad kept whose pads hold a
+  pattern): a pass may fold only the constant spelling (IR.md §Graphs). Nor, for a pass that folds only all-constant
+  nodes (``FormRun.folds_shapes`` False), a node that reads a fed graph input through other nodes
+  (:func:`_behind_inputs`). Nor is a Pad kept whose pads hold a
   negative entry (Operators.md Pad-11+: it removes elements), or whose every reader is such a Pad or a Pad
   counted out likewise: the window ops a Pad folds into take non-negative pads only (Conv, AveragePool: "pads
   … value must be greater than or equal to 0"), so no fold may take it, and a fold that does is the
@@ -206,7 +208,7 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     for a, b in ((c, f), (f, c)):
         raw = _kept(a, b)
         kept_any = kept_any or bool(raw)
-        lawful = _behind_defaults(raw, b, a) | _crops(raw, b)
+        lawful = _behind_defaults(raw, b, a) | _crops(raw, b) | _behind_inputs(raw, b)
         kept = [op for op in raw if op not in lawful]
         if kept and not numeric.shown_wrong(a, b):  # a wrong rewrite of ``a`` is no optimization ``b`` missed
             found.append(_finding(a, b, kept))
@@ -256,6 +258,22 @@ def _behind_defaults(kept: list[str], b: FormRun, a: FormRun) -> set[str]:
                 reached.add(id(n))
                 grew = True
     return {op for op in kept if all(id(n) in reached for n in group if op_key(n) == op)}
+
+
+def _behind_inputs(kept: list[str], b: FormRun) -> set[str]:
+    """The op types of ``kept`` whose every node ``b`` kept reads, directly or through other nodes, a graph input of
+    ``b`` that no initializer defaults, when ``b``'s pass folds only all-constant nodes (``FormRun.folds_shapes``
+    False): a value derived from a fed input (its shape through Shape / Size included) is not a constant to such a
+    pass, so keeping it where the other form spells a constant is no missed optimization. Empty for other passes."""
+    if b.folds_shapes or not kept or b.output is None:
+        return set()
+    g = b.output.graph
+    tainted = {v.name for v in g.input} - {t.name for t in g.initializer}
+    for n in g.node:  # nodes are in topological order (IR.md §Graphs)
+        if any(i in tainted for i in n.input):
+            tainted.update(o for o in n.output if o)
+    group = [n for n in g.node if op_key(n) in kept]
+    return {op for op in kept if all(any(i in tainted for i in n.input) for n in group if op_key(n) == op)}
 
 
 def _crops(kept: list[str], b: FormRun) -> set[str]:

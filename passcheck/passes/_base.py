@@ -178,6 +178,10 @@ class PassAdapter:
     declines: tuple[type[BaseException], ...] = ()
     carries_external_data: ClassVar[bool] = False
     converts_opset: ClassVar[bool] = False
+    #: A pass that folds constants also folds values computed from graph inputs' static shapes (Shape, Size and what
+    #: reads them); False when its own source folds only nodes whose every input is a constant (the folding oracle's
+    #: shape-derived values and parity's kept nodes reading a graph input are then outside what it promises).
+    folds_shapes: ClassVar[bool] = True
     steps: tuple[str, ...] = ()
     doc: str = ""
 

@@ -34,6 +34,7 @@ from passcheck.passes.onnxscript_version_converter import (
 )
 from passcheck.passes.ort_config import ADAPTERS as ORT_CONFIG
 from passcheck.passes.ort_config import WITHOUT as ORT_WITHOUT
+from passcheck.passes.onnxtool_passes import ADAPTERS as ONNX_TOOL
 from passcheck.passes.ort_dim_fix import ADAPTERS as ORT_DIM_FIX
 from passcheck.passes.ort_float16 import ADAPTERS as ORT_FLOAT16
 from passcheck.passes.ort_format import ADAPTERS as ORT_FORMAT
@@ -88,6 +89,7 @@ for _adapter in (
     *OCC_FLOAT16,
     *ORT_CONFIG,  # ort:<level>+<session config key>=<value>
     *ONNX_GS,
+    *ONNX_TOOL,  # onnx-tool's shape inference, folding, Conv+BN fusion and reordering (extra install)
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}
