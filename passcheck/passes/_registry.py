@@ -32,9 +32,9 @@ from passcheck.passes.onnxscript_version_converter import (
     OnnxscriptVersionConverterAdapter,
     OnnxscriptVersionConverterIrAdapter,
 )
+from passcheck.passes.onnxtool_passes import ADAPTERS as ONNX_TOOL
 from passcheck.passes.ort_config import ADAPTERS as ORT_CONFIG
 from passcheck.passes.ort_config import WITHOUT as ORT_WITHOUT
-from passcheck.passes.onnxtool_passes import ADAPTERS as ONNX_TOOL
 from passcheck.passes.ort_dim_fix import ADAPTERS as ORT_DIM_FIX
 from passcheck.passes.ort_float16 import ADAPTERS as ORT_FLOAT16
 from passcheck.passes.ort_format import ADAPTERS as ORT_FORMAT
