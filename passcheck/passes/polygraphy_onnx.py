@@ -54,20 +54,37 @@ class Variant:
 
 
 VARIANTS = (
-    Variant("sanitize", "polygraphy surgeon sanitize IN -o OUT (InferShapes, onnxruntime's inference allowed)",
-            steps=("ort:symbolic-shape-infer",)),
+    Variant(
+        "sanitize",
+        "polygraphy surgeon sanitize IN -o OUT (InferShapes, onnxruntime's inference allowed)",
+        steps=("ort:symbolic-shape-infer",),
+    ),
     Variant("sanitize-fold", "polygraphy surgeon sanitize --fold-constants (InferShapes, FoldConstants)", fold={}),
-    Variant("sanitize-fold-no-shapes", "polygraphy surgeon sanitize --fold-constants --no-fold-shapes",
-            fold={"fold_shapes": False}),
-    Variant("sanitize-fold-recursive", "polygraphy surgeon sanitize --fold-constants --partitioning recursive",
-            fold={"partitioning": "recursive"}),
-    Variant("infer-shapes", "InferShapes(model, allow_onnxruntime=False): onnx.shape_inference, errors suppressed",
-            ort_infer=False, steps=("onnx:infer-shapes",)),
-    Variant("infer-shapes-ort", "InferShapes(model): onnxruntime SymbolicShapeInference(auto_merge=True), onnx fallback",
-            steps=("ort:symbolic-shape-infer",)),
+    Variant(
+        "sanitize-fold-no-shapes",
+        "polygraphy surgeon sanitize --fold-constants --no-fold-shapes",
+        fold={"fold_shapes": False},
+    ),
+    Variant(
+        "sanitize-fold-recursive",
+        "polygraphy surgeon sanitize --fold-constants --partitioning recursive",
+        fold={"partitioning": "recursive"},
+    ),
+    Variant(
+        "infer-shapes",
+        "InferShapes(model, allow_onnxruntime=False): onnx.shape_inference, errors suppressed",
+        ort_infer=False,
+        steps=("onnx:infer-shapes",),
+    ),
+    Variant(
+        "infer-shapes-ort",
+        "InferShapes(model): onnxruntime SymbolicShapeInference(auto_merge=True), onnx fallback",
+        steps=("ort:symbolic-shape-infer",),
+    ),
     Variant("fp16", "ConvertToFp16(model) (polygraphy convert --fp-to-fp16)", infer=False, fp16=True),
-    Variant("mark-all-outputs", "InferShapes then ModifyOutputs(outputs=MARK_ALL) (--onnx-outputs mark all)",
-            mark_all=True),
+    Variant(
+        "mark-all-outputs", "InferShapes then ModifyOutputs(outputs=MARK_ALL) (--onnx-outputs mark all)", mark_all=True
+    ),
 )
 
 
