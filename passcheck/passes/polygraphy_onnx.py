@@ -97,6 +97,8 @@ class PolygraphyAdapter(PassAdapter):
     unfolded / un-inferred, which the missed-folding and parity oracles then judge)."""
 
     tools = ("polygraphy", "onnx-graphsurgeon", "onnxruntime", "onnx")
+    extra = "polygraphy onnx-graphsurgeon"
+    warm = ("sympy",)  # onnxruntime's symbolic inference imports it (onnxruntime itself starts threads: not warmed)
 
     def __init__(self, variant: Variant):
         self.variant = variant
@@ -105,6 +107,7 @@ class PolygraphyAdapter(PassAdapter):
         self.steps = variant.steps
         if variant.fp16:
             self.tools = ("polygraphy", "onnxconverter-common", "onnx")
+            self.extra = "polygraphy onnxconverter-common"
 
     @property
     def folds_constants(self) -> bool:  # type: ignore[override]
