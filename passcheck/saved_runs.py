@@ -186,6 +186,7 @@ class Recorder:
                     "baseline": [self._run(x) for x in r.baseline],
                     "runs": [self._run(x) for x in r.runs],
                     "folds_constants": r.folds_constants,
+                    "folds_shapes": r.folds_shapes,
                     "optimizes": r.optimizes,
                     "env": r.env,
                     "rtol": r.rtol,
@@ -358,6 +359,7 @@ def load(path: str | Path) -> Iterator[Judged]:
                             r["unknown_dim_param"],
                             precision=r.get("precision"),
                             writes_given_unchanged=bool(r.get("writes_given_unchanged", False)),
+                            folds_shapes=bool(r.get("folds_shapes", True)),
                         )
                     )
                 expect = [

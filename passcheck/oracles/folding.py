@@ -185,7 +185,8 @@ def check(run: FormRun) -> list[Finding]:
     runs = [r for r in run.runs if not r.error]
     if not runs:
         return []
-    shape_facts = len(runs) >= 2 and _dims_vary(run.model, [f for f, r in zip(run.feeds, run.runs) if not r.error])
+    fed = [f for f, r in zip(run.feeds, run.runs) if not r.error]
+    shape_facts = run.folds_shapes and len(runs) >= 2 and _dims_vary(run.model, fed)
     constants = {idx for idx, _ in constant_only(out)}
     found = []
     skip = frozenset(inserted_casts(run.model, out))

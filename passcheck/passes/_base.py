@@ -178,6 +178,9 @@ class PassAdapter:
     declines: tuple[type[BaseException], ...] = ()
     carries_external_data: ClassVar[bool] = False
     converts_opset: ClassVar[bool] = False
+    #: A folding pass also folds values computed from graph-input shapes (Shape / Size chains); False where the tool
+    #: is told to leave them (Polygraphy's ``--no-fold-shapes``): the folding oracle judges constant-only chains only.
+    folds_shapes: ClassVar[bool] = True
     steps: tuple[str, ...] = ()
     doc: str = ""
 

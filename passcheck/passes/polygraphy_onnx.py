@@ -34,9 +34,12 @@ import dataclasses
 import os
 from pathlib import Path
 
-from passcheck.passes._base import PassAdapter
+from passcheck.passes._base import PassAdapter, PassUnsupported
 
 PREFIX = "polygraphy:"
+#: How onnxconverter-common words its documented refusal (``check_if_fp16_ready``, ``check_fp16_ready=True`` by
+#: default): a model that already holds float16 values or Casts is not converted again (a stated limit).
+STATED = ("The model is already converted to float16",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,6 +117,11 @@ class PolygraphyAdapter(PassAdapter):
         return self.variant.fold is not None
 
     @property
+    def folds_shapes(self) -> bool:  # type: ignore[override]
+        """False for ``--no-fold-shapes`` ("Disable folding Shape nodes and subgraphs that operate on shapes")."""
+        return (self.variant.fold or {}).get("fold_shapes", True)
+
+    @property
     def optimizes(self) -> bool:  # type: ignore[override]
         # folding rewrites the graph; the float16 conversion inserts Casts by a rule (as ort-transformers:float16)
         return self.variant.fold is not None or self.variant.fp16
@@ -153,7 +161,12 @@ class PolygraphyAdapter(PassAdapter):
             if v.mark_all:
                 out = ModifyOutputs(out, outputs=constants.MARK_ALL)()
             if v.fp16:
-                out = ConvertToFp16(out)()
+                try:
+                    out = ConvertToFp16(out)()
+                except ValueError as exc:
+                    if any(w in str(exc) for w in STATED):
+                        raise PassUnsupported(str(exc)) from exc
+                    raise
         finally:
             os.chdir(here)
         return out

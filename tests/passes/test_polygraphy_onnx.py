@@ -153,3 +153,38 @@ def test_a_missing_package_is_unavailable(tmp_path):
     adapter.tools = ("polygraphy-not-installed-poly42",)
     out = adapter.run(MODEL, tmp_path)
     assert out.status == "unavailable" and "not installed" in out.error
+
+
+def test_an_already_float16_model_is_the_converters_stated_limit(tmp_path):
+    """onnxconverter-common refuses a model holding float16 ("already converted"): ``unavailable`` with its words, not
+    ``crashed`` (planted break: removing :data:`STATED`'s phrase makes it ``crashed``)."""
+    half = onnx.ModelProto()
+    half.CopyFrom(MODEL)
+    half.graph.node.insert(0, helper.make_node("Cast", ["x"], ["x16"], to=TensorProto.FLOAT16))
+    half.graph.node.insert(1, helper.make_node("Cast", ["x16"], ["x32"], to=TensorProto.FLOAT))
+    half.graph.node[2].input[0] = "x32"
+    out = get_pass("polygraphy:fp16").run(half, tmp_path)
+    assert out.status == "unavailable" and "already converted to float16" in out.error, (out.status, out.error)
+
+
+def test_no_fold_shapes_is_not_judged_for_the_shape_chains_it_was_told_to_leave():
+    """``--no-fold-shapes`` leaves Shape chains by its own option: neither the folding oracle nor parity calls them
+    missed (``folds_shapes`` False); declared True, the same run is a ``missed-optimization`` (the planted break)."""
+    adapter = next(a for a in ADAPTERS if a.id == "polygraphy:sanitize-fold-no-shapes")
+    assert adapter.folds_shapes is False and adapter.folds_constants
+    report = passcheck.run(["count/constant-of-shape-static"], [adapter.id])
+    missed = [f for c in report.cells for f in c.findings if f.kind == "missed-optimization"]
+    assert report.cells and not missed, missed
+
+    class _ClaimsShapes(PolygraphyAdapter):
+        folds_shapes = True
+
+    planted = _ClaimsShapes(dataclasses.replace(adapter.variant, name="no-shapes-claiming-shapes"))
+    from passcheck.passes import register_pass, unregister_pass
+
+    register_pass(planted)
+    try:
+        report = passcheck.run(["count/constant-of-shape-static"], [planted.id])
+    finally:
+        unregister_pass(planted.id)
+    assert [f for c in report.cells for f in c.findings if f.kind == "missed-optimization"]
