@@ -186,6 +186,7 @@ class Recorder:
                     "baseline": [self._run(x) for x in r.baseline],
                     "runs": [self._run(x) for x in r.runs],
                     "folds_constants": r.folds_constants,
+                    "folds_shapes": r.folds_shapes,
                     "optimizes": r.optimizes,
                     "env": r.env,
                     "rtol": r.rtol,
@@ -193,7 +194,6 @@ class Recorder:
                     "unknown_dim_param": r.unknown_dim_param,
                     "precision": r.precision,
                     "writes_given_unchanged": r.writes_given_unchanged,
-                    "folds_shapes": r.folds_shapes,
                 }
             )
         line = {

@@ -323,8 +323,8 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
                             precision=getattr(adapter, "precision", None),
                             by_type=frozenset(getattr(adapter, "by_type", ())),
                             writes_given_unchanged=bool(getattr(adapter, "writes_given_unchanged", False)),
-                            fixes=getattr(adapter, "fixes", None),
                             folds_shapes=bool(getattr(adapter, "folds_shapes", True)),
+                            fixes=getattr(adapter, "fixes", None),
                         )
                     )
                 judged = Judged(

@@ -57,8 +57,9 @@ class FormRun:
             a quantizer's registry); parity does not compare new op types of forms that differ in them.
         writes_given_unchanged: the pass writes the graph it was given, declarations verbatim, when it rewrote
             nothing (``PassAdapter.writes_given_unchanged``): such an output says nothing of the pass's inference.
-        folds_shapes: whether a pass that folds constants also folds values derived from graph inputs' static shapes
-            (``PassAdapter.folds_shapes``).
+        folds_shapes: the pass folds values computed from graph-input shapes (``PassAdapter.folds_shapes``); False
+            for a folding pass whose own source folds only all-constant nodes (onnx-tool) or that is told to leave
+            them (Polygraphy's ``--no-fold-shapes``): the folding oracle then judges its constant-only chains only.
         fixes: what a pass that fixes a binding states it fixed (an input and an axis and a size, or an input and
             a shape: :attr:`passcheck.passes.ort_dim_fix.DimFixAdapter.fixes`), or None;
             ``feeds``, ``baseline`` and ``runs`` then hold the runs that agree with the fix only.
@@ -83,8 +84,8 @@ class FormRun:
     precision: str | None = None
     by_type: frozenset[str] = frozenset()
     writes_given_unchanged: bool = False
-    fixes: Mapping[str, Any] | None = None
     folds_shapes: bool = True
+    fixes: Mapping[str, Any] | None = None
 
     def finding(self, kind: str, oracle: str, message: str, **details: Any) -> Finding:
         return Finding(kind, oracle, self.case, self.form, self.pass_id, message, details, env=self.env)

@@ -208,7 +208,7 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
     for a, b in ((c, f), (f, c)):
         raw = _kept(a, b)
         kept_any = kept_any or bool(raw)
-        lawful = _behind_defaults(raw, b, a) | _crops(raw, b) | _behind_inputs(raw, b)
+        lawful = _behind_defaults(raw, b, a) | _crops(raw, b) | _behind_inputs(raw, b) | _shapes_left(raw, b)
         kept = [op for op in raw if op not in lawful]
         if kept and not numeric.shown_wrong(a, b):  # a wrong rewrite of ``a`` is no optimization ``b`` missed
             found.append(_finding(a, b, kept))
@@ -274,6 +274,19 @@ def _behind_inputs(kept: list[str], b: FormRun) -> set[str]:
             tainted.update(o for o in n.output if o)
     group = [n for n in g.node if op_key(n) in kept]
     return {op for op in kept if all(any(i in tainted for i in n.input) for n in group if op_key(n) == op)}
+
+
+def _shapes_left(kept: list[str], b: FormRun) -> set[str]:
+    """The op types of ``kept`` every node of which in ``b``'s pass output computes from graph-input shapes only
+    (:func:`passcheck.oracles.folding.shape_derived`), when the pass was told to leave such values
+    (:attr:`FormRun.folds_shapes` False: Polygraphy's ``--no-fold-shapes``); else empty."""
+    if b.folds_shapes or b.output is None:
+        return set()
+    from passcheck.oracles.folding import shape_derived
+
+    derived = {i for i, _ in shape_derived(b.output)}
+    nodes = list(enumerate(b.output.graph.node))
+    return {op for op in kept if all(i in derived for i, n in nodes if op_key(n) == op)}
 
 
 def _crops(kept: list[str], b: FormRun) -> set[str]:

@@ -179,8 +179,9 @@ class PassAdapter:
     carries_external_data: ClassVar[bool] = False
     converts_opset: ClassVar[bool] = False
     #: A pass that folds constants also folds values computed from graph inputs' static shapes (Shape, Size and what
-    #: reads them); False when its own source folds only nodes whose every input is a constant (the folding oracle's
-    #: shape-derived values and parity's kept nodes reading a graph input are then outside what it promises).
+    #: reads them); False when its own source folds only nodes whose every input is a constant (onnx-tool) or when it
+    #: is told to leave them (Polygraphy's ``--no-fold-shapes``): the folding oracle then judges constant-only chains
+    #: only, and parity excuses kept nodes that read a graph input or compute from its shape.
     folds_shapes: ClassVar[bool] = True
     steps: tuple[str, ...] = ()
     doc: str = ""

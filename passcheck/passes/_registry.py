@@ -47,6 +47,7 @@ from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapt
 from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
 from passcheck.passes.ort_transformers import PREFIX as ORT_TRANSFORMERS_PREFIX
 from passcheck.passes.ort_weight_quant import ADAPTERS as ORT_WEIGHT_QUANT
+from passcheck.passes.polygraphy_onnx import ADAPTERS as POLYGRAPHY
 from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
 from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter, opset_boundary
 from passcheck.user_modules import loading
@@ -90,6 +91,7 @@ for _adapter in (
     *ORT_CONFIG,  # ort:<level>+<session config key>=<value>
     *ONNX_GS,
     *ONNX_TOOL,  # onnx-tool's shape inference, folding, Conv+BN fusion and reordering (extra install)
+    *POLYGRAPHY,  # Polygraphy's ONNX loaders (sanitize, fold, infer, fp16, mark all)
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}

@@ -215,6 +215,8 @@ def tool_call(pass_id: str, model=None) -> ToolCall | None:
             f"onnx.version_converter.convert_version(model, {target})",
             ("import onnx.version_converter",),
         )
+    if family == "polygraphy":
+        return _polygraphy_call(name)
     if pass_id == "ort-transformers:float16":
         source = (
             "def apply(model):\n    m = OnnxModel(model)\n    m.convert_float_to_float16(keep_io_types=True)\n"
@@ -436,12 +438,43 @@ def _inliner_call(name: str) -> ToolCall | None:
     return ToolCall(f"def apply(model):\n    return {call}\n", call, ("import onnx.inliner",))
 
 
+def _polygraphy_call(name: str) -> ToolCall | None:
+    """Polygraphy's loaders as ``polygraphy:<name>`` chains them (:mod:`passcheck.passes.polygraphy_onnx`)."""
+    from passcheck.passes.polygraphy_onnx import VARIANTS
+
+    v = next((v for v in VARIANTS if v.name == name), None)
+    if v is None:
+        return None
+    lines = [
+        "    here = os.getcwd()",
+        "    with tempfile.TemporaryDirectory() as d:",
+        "        os.chdir(d)",
+        "        try:",
+    ]
+    body = ["path = os.path.join(d, 'model.onnx')", "onnx.save(model, path)"]
+    body.append(f"out = InferShapes(path, allow_onnxruntime={v.ort_infer})()" if v.infer else "out = model")
+    if v.fold is not None:
+        body.append(f"out = FoldConstants(out{''.join(f', {k}={x!r}' for k, x in v.fold.items())})()")
+    if v.mark_all:
+        body.append("out = ModifyOutputs(out, outputs=constants.MARK_ALL)()")
+    if v.fp16:
+        body.append("out = ConvertToFp16(out)()")
+    lines += [f"            {b}" for b in body] + ["        finally:", "            os.chdir(here)", "    return out"]
+    source = "def apply(model):\n" + "\n".join(lines) + "\n"
+    imports = (
+        "from polygraphy import constants",
+        "from polygraphy.backend.onnx import ConvertToFp16, FoldConstants, InferShapes, ModifyOutputs",
+    )
+    return ToolCall(source, v.doc, imports, ("polygraphy", "onnx-graphsurgeon", "onnxconverter-common"))
+
+
 def package(pass_id: str) -> str:
     """The pip package of the tool ``pass_id`` runs (what ``passcheck bisect --package`` takes)."""
     if pass_id in _PYTHON_TOOLS:
         return _PYTHON_TOOLS[pass_id][1]
     named = {"onnx": "onnx", "onnxscript": "onnxscript", "onnx-ir": "onnx-ir", "onnxoptimizer": "onnxoptimizer"}
-    return {**named, "onnx-gs": "onnx-graphsurgeon"}.get(pass_id.partition(":")[0], "onnxruntime")
+    named |= {"onnx-gs": "onnx-graphsurgeon", "polygraphy": "polygraphy"}
+    return named.get(pass_id.partition(":")[0], "onnxruntime")
 
 
 def _opset_target(spec: str, model) -> int | None:
