@@ -22,6 +22,14 @@ def planted():
     return {b.id: b for b in bases(["hunt-test/*"], generated=False)}
 
 
+@pytest.fixture(scope="module")
+def library():
+    """The hand-written library's bases (no generated set), shared by the tests that schedule over all of it: each
+    built them anew, and a base keeps the models and sites it has computed (tests/_schedule.py keeps a module on
+    one worker)."""
+    return bases([], generated=False)
+
+
 def test_a_neighbour_kind_tried_under_one_pass_is_still_new_under_another(planted):
     """layernorm's value-nudge was tried under P1 only; under P2 it is as new as its elem kinds, and the value
     family (1 item) has had fewer items than the elem family (2, on softmax): P2 takes the value-nudge."""
@@ -60,7 +68,7 @@ def test_a_rewrite_at_another_kind_of_site_of_the_same_op_is_new(planted):
     assert {t[3] for t in s.triples(Item(ln.id, "commute-operands", P1))} == {ALL_SITES}
 
 
-def test_a_kind_one_case_offers_is_drawn_before_the_sample_would_meet_it():
+def test_a_kind_one_case_offers_is_drawn_before_the_sample_would_meet_it(library):
     """value-floor-edge is offered by one case of the hand-written library (optional-input/resize-scales-sizes,
     3 forms of 1,193 bases); the sample of 8 bases per step meets one of them about once in 50 steps. With the
     rare kinds' share, the first variation step of a pass takes the rarest kind a base offers (``Rare.meeting``
@@ -69,7 +77,7 @@ def test_a_kind_one_case_offers_is_drawn_before_the_sample_would_meet_it():
     from passcheck.hunt.scheduler import RARE, VARIATION_EVERY, Scheduler
     from passcheck.hunt.vary_rare import Rare
 
-    found = bases([], generated=False)
+    found = library
     rare = Rare(found, 8, 1)
     assert {b.case.id for b in rare.offering("value-floor-edge")} == {"optional-input/resize-scales-sizes"}
     s = Scheduler(found, ["onnx:infer-shapes"], seed=1, variations=True)
@@ -93,14 +101,13 @@ def test_a_kind_one_case_offers_is_drawn_before_the_sample_would_meet_it():
     assert s.families[RARE] == len(firsts), (s.families, drawn)
 
 
-def test_rewrite_globs_alone_keep_the_rare_kinds_out_too():
+def test_rewrite_globs_alone_keep_the_rare_kinds_out_too(library):
     """--rewrite without --vary-kind tries no neighbour (docs/hunt.md): the rare kinds' share, which the test
     above shows drawn on the first variation step, is not drawn either (it was: vary:value-floor-edge items in a
     hunt restricted to negative-axes and the axes rewrites)."""
     from passcheck.hunt.scheduler import VARIATION_EVERY, Scheduler
 
-    found = bases([], generated=False)
-    s = Scheduler(found, ["onnx:infer-shapes"], seed=1, variations=True, rewrites=("negative-axes", "typed-data"))
+    s = Scheduler(library, ["onnx:infer-shapes"], seed=1, variations=True, rewrites=("negative-axes", "typed-data"))
     forms = []
     for step in range(3 * VARIATION_EVERY):
         item = s.next(step)

@@ -20,16 +20,19 @@ def forms_with_findings(tmp_path: Path, build: Callable[[], onnx.ModelProto], fn
 
 
 def forms_with_findings_of(
-    tmp_path: Path, build: Callable[[], onnx.ModelProto], passes: dict[str, Callable]
+    tmp_path: Path, build: Callable[[], onnx.ModelProto], passes: dict[str, Callable], max_sites: str | None = None
 ) -> dict[str, set[str]]:
     """:func:`forms_with_findings` of several planted passes on one model, in one ``check`` (a cell is one form
-    under one pass: the passes' verdicts are their own): pass id → forms; asserts the same of each pass."""
+    under one pass: the passes' verdicts are their own): pass id → forms; asserts the same of each pass.
+    ``max_sites``: ``check``'s ``--max-sites`` (its default when None; ``"0"``: each rewrite at all its sites
+    at once only)."""
     path, report = tmp_path / "m.onnx", tmp_path / "r.json"
     onnx.save(build(), path)
     for pid, fn in passes.items():
         register_pass(FunctionAdapter(pid, fn))
     try:
         argv = [a for pid in passes for a in ("--pass", pid)]
+        argv += ["--max-sites", max_sites] if max_sites is not None else []
         code = main(["check", str(path), "--mutations", *argv, "--json", str(report), "-q"])
     finally:
         for pid in passes:
