@@ -108,10 +108,7 @@ WEIGHT_TYPES = (1, 10, 11)
 def initializer_sites(model: onnx.ModelProto) -> list[str]:
     """The initializers ``fanout-initializer`` may give one more reader (see module docs), in initializer order."""
     inputs = {x.name for x in model.graph.input}
-    readers: dict[str, int] = {}
-    for n in model.graph.node:
-        for v in dict.fromkeys(n.input):
-            readers[v] = readers.get(v, 0) + 1
+    readers = _readers(model)
     out = []
     for t in model.graph.initializer:
         size = 1
@@ -147,10 +144,7 @@ def copy_sites(model: onnx.ModelProto, types: Mapping[str, Any]) -> list:
 def sites(model: onnx.ModelProto, types: Mapping[str, Any]) -> list[str]:
     """The values a structural kind may name in ``model``, in node order (see module docs)."""
     outputs = {o.name for o in model.graph.output}
-    readers: dict[str, int] = {}
-    for n in model.graph.node:
-        for v in dict.fromkeys(n.input):
-            readers[v] = readers.get(v, 0) + 1
+    readers = _readers(model)
     out = []
     for n in model.graph.node:
         if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
@@ -244,6 +238,15 @@ def added(form_kind: str, site: str, base: onnx.ModelProto | None = None) -> int
         node = next((n for n in base.graph.node if n.output and n.output[0] == site), None) if base else None
         return sum(1 for o in node.output if o) if node is not None else 0
     return 1 if is_structural(form_kind) and site else 0
+
+
+def _readers(model: onnx.ModelProto) -> dict[str, int]:
+    """Value name → how many main-graph nodes read it (a node reading it twice counts once)."""
+    readers: dict[str, int] = {}
+    for n in model.graph.node:
+        for v in dict.fromkeys(n.input):
+            readers[v] = readers.get(v, 0) + 1
+    return readers
 
 
 def _elem(t) -> int:

@@ -13,12 +13,10 @@ import random
 
 import numpy as np
 import onnx
-import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from passcheck.hunt import variation, vary_probe, vary_struct
-from passcheck.hunt.probe import Setting
-from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+from passcheck.hunt import variation, vary_struct
+from tests.hunt.conftest import judge_planted
 
 FORM = f"vary:{vary_struct.INITIALIZER}@W"
 
@@ -63,21 +61,9 @@ def _gemm_to_matmul(in_place: bool):
     return rewrite
 
 
-@pytest.fixture(scope="module")
-def ex():
-    from passcheck.passes.isolation import executor_for
-
-    with executor_for(None, timeout=60) as executor:
-        yield executor
-
-
-def _judge(form: str, in_place: bool, ex):
+def _judge(form: str, in_place: bool, executor):
     pid = f"planted:gemm-to-matmul-{'in-place' if in_place else 'renamed'}"
-    register_pass(FunctionAdapter(pid, _gemm_to_matmul(in_place)))
-    try:
-        return vary_probe.judge(Setting("vary-test/shared-weight"), _base(), form, pid, ex)
-    finally:
-        unregister_pass(pid)
+    return judge_planted("vary-test/shared-weight", _base(), form, pid, _gemm_to_matmul(in_place), executor)
 
 
 def test_a_float_initializer_with_one_reader_is_a_site_and_the_neighbour_is_valid():
@@ -104,13 +90,13 @@ def test_an_overridable_or_shared_initializer_is_no_site():
     assert variation.build(base, FORM) is None
 
 
-def test_a_weight_rewritten_in_place_is_found_through_its_other_reader(ex):
-    out = _judge(FORM, in_place=True, ex=ex)
+def test_a_weight_rewritten_in_place_is_found_through_its_other_reader(inproc_executor):
+    out = _judge(FORM, in_place=True, executor=inproc_executor)
     assert out.status == "done", out
     # W__fanout is Neg(Wᵀ) where Neg(W) is meant: a [8, 4] output for a [4, 8] one
     assert ("numeric", "wrong-result") in {(f.oracle, f.kind) for f in out.findings}, out.findings
 
 
-def test_the_same_rewrite_under_a_new_name_gives_no_finding(ex):
-    out = _judge(FORM, in_place=False, ex=ex)
+def test_the_same_rewrite_under_a_new_name_gives_no_finding(inproc_executor):
+    out = _judge(FORM, in_place=False, executor=inproc_executor)
     assert out.status == "done" and out.findings == [], out
