@@ -1,5 +1,6 @@
 """Structural neighbours of a base: an intermediate value that is also a graph output, or read once more; a node's
-inputs read once more by a copy of it; a graph input also returned, through an Identity.
+inputs read once more by a copy of it; a graph input also returned, through an Identity; a float initializer read
+by one more node.
 
 ONNX IR.md ("Graphs", "Nodes") lets a value be both a graph output and read by nodes, and be read by any
 number of nodes. A fusion or elimination that removes the node producing a value, or merges it into its
@@ -34,6 +35,19 @@ kind            change
                 keep a producer for that graph output
 ==============  ==========================================================================================
 
+``fanout-initializer`` (site: a float initializer one node reads): one more node reads it (the ``fanout`` reader of
+its element type), its result ``<initializer>__fanout`` a new graph output. IR.md ("Graphs": an initializer is a
+value with a default; a value may be read by any number of nodes) lets one weight feed many nodes, as tied
+embeddings and shared projections do. A pass that re-lays out, refolds or requantizes a weight for the node it
+rewrites in place (onnxruntime's quantizer up to 1.28, ``ONNXModel.__replace_gemm_with_matmul``: "assume B is not
+used by any other node", the transposed B written under B's own name) changes it for every other reader: the
+numeric oracle sees the new output wrong, or onnxruntime rejects the other reader.
+
+``fanout-initializer`` sites are the main-graph initializers of a float element type (float, float16, double: the
+weights a pass re-lays out or folds; an integer constant is an axes, shape or index input, whose values the op's
+schema reads) with at least one element, no graph input of the same name (an overridable input is another spelling)
+and exactly one reader among the main-graph nodes.
+
 ``expose-input`` sites are the main-graph inputs with no initializer of the same name whose tensor element type is
 known and not bfloat16. ``fanout-copy`` sites are the main-graph nodes (a Constant's left out) holding no graph
 attribute, every output of which has a known element type other than bfloat16. The other kinds' sites are main-graph
@@ -56,7 +70,8 @@ if TYPE_CHECKING:
 
 COPY = "fanout-copy"
 PASSTHROUGH = "expose-input"
-KINDS = ("expose", "fanout", COPY, PASSTHROUGH)
+INITIALIZER = "fanout-initializer"
+KINDS = ("expose", "fanout", COPY, PASSTHROUGH, INITIALIZER)
 COPY_SUFFIX = "__copy"
 PASSTHROUGH_SUFFIX = "__passthrough"
 #: Unary readers of ``fanout``, in the order tried (see module docs).
@@ -82,6 +97,28 @@ def candidates(model: onnx.ModelProto, types: Mapping[str, Any]) -> Iterator[tup
         yield COPY, node.output[0]
     for x in input_sites(model):
         yield PASSTHROUGH, x.name
+    for name in initializer_sites(model):
+        yield INITIALIZER, name
+
+
+#: Float element types of ``fanout-initializer`` sites: FLOAT, FLOAT16, DOUBLE (bfloat16: see :data:`BFLOAT16`).
+WEIGHT_TYPES = (1, 10, 11)
+
+
+def initializer_sites(model: onnx.ModelProto) -> list[str]:
+    """The initializers ``fanout-initializer`` may give one more reader (see module docs), in initializer order."""
+    inputs = {x.name for x in model.graph.input}
+    readers = _readers(model)
+    out = []
+    for t in model.graph.initializer:
+        size = 1
+        for d in t.dims:
+            size *= d
+        if t.name in inputs or readers.get(t.name) != 1 or t.data_type not in WEIGHT_TYPES or size < 1:
+            continue
+        if _reader(model, t.data_type) is not None:
+            out.append(t.name)
+    return out
 
 
 def input_sites(model: onnx.ModelProto) -> list:
@@ -107,10 +144,7 @@ def copy_sites(model: onnx.ModelProto, types: Mapping[str, Any]) -> list:
 def sites(model: onnx.ModelProto, types: Mapping[str, Any]) -> list[str]:
     """The values a structural kind may name in ``model``, in node order (see module docs)."""
     outputs = {o.name for o in model.graph.output}
-    readers: dict[str, int] = {}
-    for n in model.graph.node:
-        for v in dict.fromkeys(n.input):
-            readers[v] = readers.get(v, 0) + 1
+    readers = _readers(model)
     out = []
     for n in model.graph.node:
         if n.op_type == "Constant" and n.domain in ("", "ai.onnx"):
@@ -131,6 +165,8 @@ def build(model: onnx.ModelProto, kind: str, site: str, types: Mapping[str, Any]
         return _copy(model, site, types)
     if kind == PASSTHROUGH:
         return _passthrough(model, site)
+    if kind == INITIALIZER:
+        return _fanout_initializer(model, site)
     if site not in sites(model, types):
         return False
     t = types[site]
@@ -168,6 +204,20 @@ def _copy(model: onnx.ModelProto, site: str, types: Mapping[str, Any]) -> bool:
     return True
 
 
+def _fanout_initializer(model: onnx.ModelProto, site: str) -> bool:
+    from onnx import helper
+
+    if site not in initializer_sites(model):
+        return False
+    t = next(t for t in model.graph.initializer if t.name == site)
+    op = _reader(model, t.data_type)
+    taken = graph_names(model)
+    out = fresh(f"{site}{SUFFIX}", taken)
+    model.graph.node.append(helper.make_node(op, [site], [out], name=fresh(f"{op}{SUFFIX}_{site}", taken)))
+    model.graph.output.append(helper.make_tensor_value_info(out, t.data_type, list(t.dims)))
+    return True
+
+
 def _passthrough(model: onnx.ModelProto, site: str) -> bool:
     from onnx import helper
 
@@ -188,6 +238,15 @@ def added(form_kind: str, site: str, base: onnx.ModelProto | None = None) -> int
         node = next((n for n in base.graph.node if n.output and n.output[0] == site), None) if base else None
         return sum(1 for o in node.output if o) if node is not None else 0
     return 1 if is_structural(form_kind) and site else 0
+
+
+def _readers(model: onnx.ModelProto) -> dict[str, int]:
+    """Value name → how many main-graph nodes read it (a node reading it twice counts once)."""
+    readers: dict[str, int] = {}
+    for n in model.graph.node:
+        for v in dict.fromkeys(n.input):
+            readers[v] = readers.get(v, 0) + 1
+    return readers
 
 
 def _elem(t) -> int:

@@ -90,8 +90,15 @@ def test_sites_are_single_reader_intermediates_and_each_neighbour_is_valid():
     base = _base()
     forms = variation.neighbours(base, random.Random(0))
     struct = sorted(f for f in forms if variation.family(f) in vary_struct.KINDS and vary_struct.COPY not in f)
-    # a and b are read by one node each; y is a graph output, x an input, w an initializer
-    assert struct == ["vary:expose-input@x", "vary:expose@a", "vary:expose@b", "vary:fanout@a", "vary:fanout@b"]
+    # a and b are read by one node each; y is a graph output, x an input, w an initializer (read by one node)
+    assert struct == [
+        "vary:expose-input@x",
+        "vary:expose@a",
+        "vary:expose@b",
+        "vary:fanout-initializer@w",
+        "vary:fanout@a",
+        "vary:fanout@b",
+    ]
     # every node may be copied (site: its first output), graph output or not
     copies = vary_struct.candidates(base, variation._inferred(base))
     assert sorted(site for kind, site in copies if kind == vary_struct.COPY) == ["a", "b", "y"]
