@@ -5,8 +5,11 @@ the TensorProto `gs.import_onnx` was given (`export_tensor_proto`: "use the orig
 sets its name. After the call, the model the user still holds has initializer `k_subg_0_g1` while its If branch
 reads `k`: the checker and onnxruntime refuse the user's own model. The folded model itself is right.
 
+The rename is not the fold's alone: any initializer renamed through gs's API (`graph.tensors()["k"].name = "k2"`,
+then `gs.export_onnx`) is renamed in the caller's ModelProto too, its nodes still reading `k` (checked second).
+
 Model (opset 13): x: float[N, 4]; initializers t = true, k = 0.5; y = If(t, then: Mul(Relu(x), k), else: Neg(x)).
-Exits 1 while the given ModelProto differs after the call, 0 when fixed (gs works on its own copy)."""
+Exits 1 while the given ModelProto differs after either call, 0 when fixed (gs works on its own copy)."""
 
 import onnx
 import onnx_graphsurgeon as gs
@@ -20,6 +23,10 @@ g (float[N, 4] x) => (float[N, 4] y) <bool t = {1}, float k = {0.5}> {
    }, else_branch: graph = g2 () => (float[N, 4] b) {
       b = Neg (x)
    }>
+}"""
+PLAIN = """<ir_version: 7, opset_import: ["" : 13]>
+g (float[N, 4] x) => (float[N, 4] y) <float k = {0.5}> {
+   y = Mul (x, k)
 }"""
 
 if __name__ == "__main__":
@@ -36,4 +43,13 @@ if __name__ == "__main__":
         print("the caller's model still passes the checker")
     except Exception as exc:  # noqa: BLE001 - the corrupted model is the finding
         print(f"the caller's model is now refused: {str(exc).splitlines()[0][:140]}")
-    raise SystemExit(1 if m.SerializeToString(deterministic=True) != given else 0)
+    folded_mutated = m.SerializeToString(deterministic=True) != given
+
+    m2 = parser.parse_model(PLAIN)
+    given2 = m2.SerializeToString(deterministic=True)
+    graph = gs.import_onnx(m2)
+    graph.tensors()["k"].name = "k2"
+    gs.export_onnx(graph)
+    print("after a plain rename through gs, the caller's initializers:", [t.name for t in m2.graph.initializer])
+    renamed_mutated = m2.SerializeToString(deterministic=True) != given2
+    raise SystemExit(1 if folded_mutated or renamed_mutated else 0)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from passcheck.passes._base import PassAdapter, PassDeclined
+from passcheck.passes._base import PassAdapter, PassDeclined, PassUnsupported
 
 PREFIX = "onnx-gs:"
 
@@ -64,7 +64,9 @@ class OnnxGraphsurgeonAdapter(PassAdapter):
 
     Input: any ModelProto gs imports (tensor, sequence, optional types; gs keeps no map or sparse type). Output: the
     exported ModelProto. Raises :class:`~passcheck.passes.PassDeclined` when gs refuses the model with its own
-    ``OnnxGraphSurgeonException`` (``G_LOGGER.critical``); any other exception is ``crashed``."""
+    ``OnnxGraphSurgeonException`` (``G_LOGGER.critical``), :class:`~passcheck.passes._base.PassUnsupported`
+    (``unavailable``) when the model holds an attribute type gs's importer says it skips
+    (:func:`skipped_attribute_types`); any other exception is ``crashed``."""
 
     tools = ("onnx-graphsurgeon",)
     extra = "onnx-graphsurgeon"
@@ -84,6 +86,12 @@ class OnnxGraphsurgeonAdapter(PassAdapter):
     def apply(self, model, workdir: Path):
         import onnx_graphsurgeon as gs
 
+        skipped = skipped_attribute_types(model)
+        if skipped:
+            raise PassUnsupported(
+                f"onnx_graphsurgeon: Attribute of type {', '.join(skipped)} is currently unsupported. Skipping "
+                "attribute. (its importer's warning: the node would be exported without it)"
+            )
         try:
             graph = gs.import_onnx(model)
             for method, kwargs in VARIANTS[self.name]:
@@ -91,6 +99,29 @@ class OnnxGraphsurgeonAdapter(PassAdapter):
             return gs.export_onnx(graph)
         except gs.OnnxGraphSurgeonException as exc:
             raise PassDeclined(f"onnx_graphsurgeon: {exc}") from exc
+
+
+def skipped_attribute_types(model) -> list[str]:
+    """The attribute types of ``model`` (main graph, subgraphs, model-local functions) gs's importer skips, sorted.
+
+    ``OnnxImporter.import_attributes`` keeps an attribute only when its type name (``ATTR_TYPE_MAPPING``) is in
+    ``ONNX_PYTHON_ATTR_MAPPING`` (FLOAT, INT, STRING, TENSOR, GRAPH, FLOATS, INTS, STRINGS); any other type (TENSORS,
+    GRAPHS, SPARSE_TENSOR(S), TYPE_PROTO(S)) is dropped with the warning "Attribute of type … is currently
+    unsupported. Skipping attribute." Read from the installed gs's own tables. Returns [] when gs keeps every one.
+    Raises ImportError when onnx-graphsurgeon is not installed."""
+    from onnx_graphsurgeon.importers import onnx_importer as imp
+
+    kept = set(imp.ONNX_PYTHON_ATTR_MAPPING)
+    found: set[str] = set()
+    pending = [list(model.graph.node)] + [list(f.node) for f in model.functions]
+    while pending:
+        for node in pending.pop():
+            for attr in node.attribute:
+                name = imp.ATTR_TYPE_MAPPING.get(attr.type, str(attr.type))
+                if name not in kept and not attr.ref_attr_name:
+                    found.add(name)
+                pending.extend(list(g.node) for g in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs))
+    return sorted(found)
 
 
 ADAPTERS = tuple(OnnxGraphsurgeonAdapter(name) for name in VARIANTS)

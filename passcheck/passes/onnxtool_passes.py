@@ -25,7 +25,9 @@ opset imports). Every pass here is that round trip around one operation:
 
 A model holding a node whose op type has no ``NODE_REGISTRY`` class is outside what the tool states it handles
 (``create_node`` warns "is not registed for profiling" and its ``Node.value_infer`` raises ``NotImplementedError``):
-``unavailable``, not a finding. A missing package is ``unavailable`` with its pip command.
+``unavailable``, not a finding. So is a node of a registered class that keeps the base ``Node.value_infer`` (LRN,
+Einsum, TopK, ... when folding reaches one: "this Node <op>-<name> has no value_infer", the tool's own words,
+:class:`~passcheck.passes._base.PassUnsupported`). A missing package is ``unavailable`` with its pip command.
 """
 
 from __future__ import annotations
@@ -36,12 +38,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from passcheck.passes._base import PassAdapter, PassDeclined
+from passcheck.passes._base import PassAdapter, PassDeclined, PassUnsupported
 
 PREFIX = "onnx-tool:"
 SHAPE_INFER, FOLD, FUSE, REORDER = (f"{PREFIX}{n}" for n in ("shape-infer", "fold-constants", "fuse", "reorder"))
 #: How ``Graph.check_inputs`` words an input shape it refuses (a symbol or a negative size left unbound).
 REFUSED = ("is not valid, Please set it to a valid shape",)
+#: How the base ``Node.value_infer`` words an op class that registers no value function (``node.py``).
+NO_VALUE_INFER = "has no value_infer"
 
 
 class OnnxToolWroteNothing(RuntimeError):
@@ -149,6 +153,10 @@ class OnnxToolAdapter(PassAdapter):
             except ValueError as exc:
                 if any(s in str(exc) for s in REFUSED):
                     raise PassDeclined(f"ValueError: {exc}") from exc
+                raise
+            except NotImplementedError as exc:
+                if NO_VALUE_INFER in str(exc):  # the base Node's own words: a registered class with no value_infer
+                    raise PassUnsupported(f"onnx_tool: {exc}") from exc
                 raise
             graph.save_model(str(path), rawmodel=given)
         if not path.exists():

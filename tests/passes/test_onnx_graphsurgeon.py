@@ -135,3 +135,42 @@ def test_a_reproducer_calls_graphsurgeon_as_the_adapter_does(name, tmp_path):
     theirs = get_pass(f"onnx-gs:{name}").apply(onnx.ModelProto.FromString(MODEL.SerializeToString()), tmp_path)
     assert ours.graph.SerializeToString(deterministic=True) == theirs.graph.SerializeToString(deterministic=True)
     assert tool_call("onnx-gs:no-such-variant") is None
+
+
+def _sparse_constant():
+    """``y = x + Constant(sparse_value=…)``: an attribute of a type gs's importer skips (SPARSE_TENSOR)."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    values = helper.make_tensor("v", TensorProto.FLOAT, [1], [2.0])
+    indices = helper.make_tensor("i", TensorProto.INT64, [1], [1])
+    sparse = helper.make_sparse_tensor(values, indices, [3])
+    g = helper.make_graph(
+        [helper.make_node("Constant", [], ["c"], sparse_value=sparse), helper.make_node("Add", ["x", "c"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])],
+    )
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    onnx.checker.check_model(m, full_check=True)
+    return m
+
+
+def test_an_attribute_type_gs_says_it_skips_is_unavailable():
+    report = check_model(_sparse_constant(), ["onnx-gs:round-trip"], name="gs/sparse")
+    (cell,) = [c for c in report.cells if c.pass_id == "onnx-gs:round-trip"]
+    assert cell.status == "unavailable" and "SPARSE_TENSOR" in (cell.error or ""), (cell.status, cell.error)
+    assert not cell.findings, cell.findings
+
+
+def test_without_the_stated_limit_the_skipped_attribute_is_an_invalid_model(tmp_path, monkeypatch):
+    """Planted: the adapter no longer reads gs's tables, so gs drops the attribute and the Constant is invalid."""
+    import onnx
+
+    from passcheck.passes import onnx_graphsurgeon
+
+    monkeypatch.setattr(onnx_graphsurgeon, "skipped_attribute_types", lambda model: [])
+    out = get_pass("onnx-gs:round-trip").run(_sparse_constant(), tmp_path)
+    assert out.status in ("changed", "unchanged"), (out.status, out.error)
+    with pytest.raises((onnx.checker.ValidationError, onnx.shape_inference.InferenceError)):
+        onnx.checker.check_model(out.model, full_check=True)

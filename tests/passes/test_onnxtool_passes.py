@@ -187,3 +187,32 @@ def test_folding_a_shape_of_a_fed_input_is_not_asked_of_a_constants_only_folder(
         [h.make_tensor("a", T.FLOAT, [2], [1, 2]), h.make_tensor("b", T.FLOAT, [2], [3, 4])],
     )
     assert _folding(constant, _FoldsNothing()), "a constant-only node left is still a missed fold"
+
+
+def _constant_lrn() -> onnx.ModelProto:
+    """``y = x + LRN(c)``, ``c`` an initializer: onnx-tool's folding reaches the LRN node, whose class has no
+    ``value_infer`` (the base ``Node``'s NotImplementedError)."""
+    c = np.linspace(0, 1, 48, dtype=np.float32).reshape(1, 3, 4, 4)
+    return _model(
+        [h.make_node("LRN", ["c"], ["l"], size=3), h.make_node("Add", ["x", "l"], ["y"])],
+        [_vi("x", [1, 3, 4, 4])],
+        [_vi("y", [1, 3, 4, 4])],
+        [onnx.numpy_helper.from_array(c, "c")],
+    )
+
+
+def test_folding_an_op_class_without_value_infer_is_unavailable_in_the_tools_words():
+    cell = _cells(_constant_lrn(), ["onnx-tool:fold-constants"], "onnx-tool/lrn")["onnx-tool:fold-constants"]
+    assert cell.status == "unavailable" and "has no value_infer" in (cell.error or ""), (cell.status, cell.error)
+    assert not cell.findings, cell.findings
+
+
+def test_without_the_stated_limit_the_same_fold_is_a_crash(tmp_path, monkeypatch):
+    """Planted: the adapter no longer recognizes the tool's words, so the same model crashes the pass."""
+    from passcheck.passes import onnxtool_passes
+
+    adapter = get_pass("onnx-tool:fold-constants")
+    assert adapter.run(_constant_lrn(), tmp_path).status == "unavailable"
+    monkeypatch.setattr(onnxtool_passes, "NO_VALUE_INFER", "words the tool never prints")
+    out = adapter.run(_constant_lrn(), tmp_path)
+    assert out.status == "crashed" and "NotImplementedError" in (out.error or ""), (out.status, out.error)
