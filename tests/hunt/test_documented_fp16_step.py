@@ -1,0 +1,81 @@
+"""Polygraphy's ``ConvertToFp16`` is onnxconverter-common's ``convert_float_to_float16(keep_io_types=True)`` called
+whole (polygraphy/backend/onnx/loader.py), so ``polygraphy:fp16`` declares ``occ:float16-keep-io`` its step
+(:attr:`~passcheck.passes.PassAdapter.steps`) and a defect of that call is onnxconverter-common's documented row
+(docs/found.md rows 1289–1298), not a second one (round 21h)."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import onnx
+import pytest
+from onnx import helper, numpy_helper
+
+from passcheck.hunt import documented
+from passcheck.passes import get_pass
+from passcheck.signature import Signature, crash_error
+
+pytest.importorskip("polygraphy")
+pytest.importorskip("onnxconverter_common")
+
+
+def _gru_skipping_y() -> onnx.ModelProto:
+    """``y_h = GRU(x, w, r, "", "", h0)`` with outputs ``["", "y_h"]``: an absent optional input and output (row 1296)."""
+    f = onnx.TensorProto.FLOAT
+    inits = [
+        numpy_helper.from_array(np.ones((1, 6, 3), np.float32), "w"),
+        numpy_helper.from_array(np.ones((1, 6, 2), np.float32), "r"),
+        numpy_helper.from_array(np.zeros((1, 1, 2), np.float32), "h0"),
+    ]
+    node = helper.make_node("GRU", ["x", "w", "r", "", "", "h0"], ["", "y_h"], hidden_size=2, name="gru")
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", f, [1, 1, 3])],
+        [helper.make_tensor_value_info("y_h", f, [1, 1, 2])],
+        inits,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+
+
+def _crash_record(pass_id: str, tmp_path) -> tuple[str, dict]:
+    """The hunt's key and store record of the real pass's crash on :func:`_gru_skipping_y`."""
+    tmp_path.mkdir(exist_ok=True)
+    out = get_pass(pass_id).run(_gru_skipping_y(), tmp_path)
+    assert out.status == "crashed", out.status
+    finding = types.SimpleNamespace(details={"status": "crashed", "error": out.error}, kind="rejected")
+    sig = Signature(pass_id, "acceptance", "rejected", ("GRU",), "inputs-empty", crash_error(finding))
+    message = f"{pass_id} crashed on this form only (accepted: common): {out.error.splitlines()[0]}"
+    return sig.key, {"signature": sig.to_json(), "message": message, "case": sig.case_id}
+
+
+def test_polygraphy_fp16_crash_is_onnxconverter_commons_row(tmp_path):
+    assert get_pass("polygraphy:fp16").steps == ("occ:float16-keep-io",)
+    key, rec = _crash_record("polygraphy:fp16", tmp_path / "p")
+    assert "'NoneType' object has no attribute 'output'" in rec["message"]
+    row = documented.which(key, rec)
+    assert row is not None and row["row"] == "1296"
+    assert documented.which(*_crash_record("occ:float16-keep-io", tmp_path / "o")) is row
+
+
+def test_without_the_step_the_crash_is_new(tmp_path, monkeypatch):
+    """Planted break: the variant declared with no step meets no row (the crash is not Polygraphy's own)."""
+    key, rec = _crash_record("polygraphy:fp16", tmp_path)
+    monkeypatch.setattr(documented, "_steps", lambda pass_id: ())
+    assert documented.which(key, rec) is None
+
+
+def test_onnxruntimes_words_for_a_float_only_input_are_row_1298():
+    """onnxruntime refuses a float16 input whose schema has no float16 in other words than the checker's."""
+    message = (
+        "the output of polygraphy:fp16 fails to run (binding 0): InvalidGraph: [ONNXRuntimeError] : 10 : "
+        "INVALID_GRAPH : This is an invalid model. Type Error: Type 'tensor(float16)' of input parameter "
+        "(X_cast_to_) of operator (Celu) in node () is invalid."
+    )
+    sig = Signature("polygraphy:fp16", "numeric", "wrong-result", ("Celu",), "op", "")
+    rec = {"signature": sig.to_json(), "message": message}
+    row = documented.which(sig.key, rec)
+    assert row is not None and row["row"] == "1298"
+    other = {"signature": sig.to_json(), "message": message.replace("tensor(float16)", "tensor(int8)")}
+    assert documented.which(sig.key, other) is None
