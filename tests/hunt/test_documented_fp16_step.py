@@ -21,7 +21,7 @@ pytest.importorskip("onnxconverter_common")
 
 
 def _gru_skipping_y() -> onnx.ModelProto:
-    """``y_h = GRU(x, w, r, "", "", h0)`` with outputs ``["", "y_h"]``: an absent optional input and output (row 1296)."""
+    """``y_h = GRU(x, w, r, "", "", h0)``, outputs ``["", "y_h"]``: an absent optional input and output (row 1296)."""
     f = onnx.TensorProto.FLOAT
     inits = [
         numpy_helper.from_array(np.ones((1, 6, 3), np.float32), "w"),
