@@ -1,7 +1,8 @@
 """Polygraphy's ``ConvertToFp16`` is onnxconverter-common's ``convert_float_to_float16(keep_io_types=True)`` called
 whole (polygraphy/backend/onnx/loader.py), so ``polygraphy:fp16`` declares ``occ:float16-keep-io`` its step
 (:attr:`~passcheck.passes.PassAdapter.steps`) and a defect of that call is onnxconverter-common's documented row
-(docs/found.md rows 1289–1298), not a second one (round 21h)."""
+(docs/found.md rows 1289–1298), not a second one; onnxconverter-common itself runs onnx shape inference first, so the
+``occ:*`` passes declare ``onnx:infer-shapes`` theirs (row 711's dropped labels are onnx's). Round 21h, M505 / M506."""
 
 from __future__ import annotations
 
@@ -79,3 +80,38 @@ def test_onnxruntimes_words_for_a_float_only_input_are_row_1298():
     assert row is not None and row["row"] == "1298"
     other = {"signature": sig.to_json(), "message": message.replace("tensor(float16)", "tensor(int8)")}
     assert documented.which(sig.key, other) is None
+
+
+def _labelled() -> onnx.ModelProto:
+    """``y = Relu(x)``, ``y: float[2, 3]`` declared with ``DATA_FEATURE`` on both dims (IR.md §Dimension denotation)."""
+    f = onnx.TensorProto.FLOAT
+    y = helper.make_tensor_value_info("y", f, [2, 3])
+    for dim in y.type.tensor_type.shape.dim:
+        dim.denotation = "DATA_FEATURE"
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"], name="r")], "g", [helper.make_tensor_value_info("x", f, [2, 3])], [y]
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+
+
+def test_a_label_the_converters_own_shape_inference_drops_is_onnxs_row(tmp_path, monkeypatch):
+    """onnxconverter-common runs onnx.shape_inference.infer_shapes first (``initial_checking``); the static dims'
+    labels that inference drops (docs/found.md row 711) are dropped by the converter the same way."""
+    labels = {}
+    for pass_id in ("occ:float16-keep-io", "onnx:infer-shapes"):
+        adapter = get_pass(pass_id)
+        out = adapter.run(_labelled(), tmp_path / pass_id.replace(":", "_"))
+        y = next(o for o in out.model.graph.output if o.name == "y")
+        labels[pass_id] = [d.denotation for d in y.type.tensor_type.shape.dim]
+    assert labels == {"occ:float16-keep-io": ["", ""], "onnx:infer-shapes": ["", ""]}
+    assert get_pass("occ:float16-keep-io").steps == ("onnx:infer-shapes",)
+    sig = Signature("occ:float16-keep-io", "pass-contract", "description-dropped", (), "", "dim-denotation")
+    message = (
+        "occ:float16-keep-io dropped what its input says of the graph's interface (dim-denotation): "
+        "output 'y': dim-denotation (dim 0) 'DATA_FEATURE' -> ''"
+    )
+    rec = {"signature": sig.to_json(), "message": message}
+    row = documented.which(sig.key, rec)
+    assert row is not None and row["row"] == "711"
+    monkeypatch.setattr(documented, "_steps", lambda pass_id: ())  # planted break: the step not declared
+    assert documented.which(sig.key, rec) is None
