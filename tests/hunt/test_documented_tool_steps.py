@@ -1,8 +1,10 @@
-"""Polygraphy's ``ConvertToFp16`` is onnxconverter-common's ``convert_float_to_float16(keep_io_types=True)`` called
-whole (polygraphy/backend/onnx/loader.py), so ``polygraphy:fp16`` declares ``occ:float16-keep-io`` its step
-(:attr:`~passcheck.passes.PassAdapter.steps`) and a defect of that call is onnxconverter-common's documented row
-(docs/found.md rows 1289–1298), not a second one; onnxconverter-common itself runs onnx shape inference first, so the
-``occ:*`` passes declare ``onnx:infer-shapes`` theirs (row 711's dropped labels are onnx's). Round 21h, M505 / M506."""
+"""A tool that calls another whole meets that tool's documented rows (:attr:`~passcheck.passes.PassAdapter.steps`,
+passcheck/hunt/documented.py ``which``). Polygraphy's ``ConvertToFp16`` is onnxconverter-common's
+``convert_float_to_float16(keep_io_types=True)`` called whole (polygraphy/backend/onnx/loader.py): ``polygraphy:fp16``
+declares ``occ:float16-keep-io`` its step, so a defect of that call is onnxconverter-common's row (docs/found.md rows
+1289–1298), not a second one; its FoldConstants goes through onnx-graphsurgeon's import / export (row 1278's).
+onnxconverter-common itself runs onnx shape inference first, so the ``occ:*`` passes declare ``onnx:infer-shapes``
+(row 711's dropped labels are onnx's). Round 21h, M505 / M506."""
 
 from __future__ import annotations
 
@@ -113,5 +115,36 @@ def test_a_label_the_converters_own_shape_inference_drops_is_onnxs_row(tmp_path,
     rec = {"signature": sig.to_json(), "message": message}
     row = documented.which(sig.key, rec)
     assert row is not None and row["row"] == "711"
+    monkeypatch.setattr(documented, "_steps", lambda pass_id: ())  # planted break: the step not declared
+    assert documented.which(sig.key, rec) is None
+
+
+def _described() -> onnx.ModelProto:
+    """``y = Neg(x)``, the graph input ``x`` with a doc_string (IR.md §ValueInfo), opset 17, IR 10."""
+    f = onnx.TensorProto.FLOAT
+    x = helper.make_tensor_value_info("x", f, [2])
+    x.doc_string = "metres"
+    graph = helper.make_graph(
+        [helper.make_node("Neg", ["x"], ["y"], name="n")], "g", [x], [helper.make_tensor_value_info("y", f, [2])]
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=10)
+
+
+def test_what_polygraphys_folding_round_trip_drops_is_graphsurgeons_row(tmp_path, monkeypatch):
+    """Polygraphy's FoldConstants goes through gs.import_onnx / gs.export_onnx, which keep a Variable's name, dtype
+    and shape only (docs/found.md row 1278): a graph input's doc_string is dropped by both the same way."""
+    pytest.importorskip("onnx_graphsurgeon")
+    docs = {}
+    for pass_id in ("polygraphy:sanitize-fold", "onnx-gs:round-trip"):
+        workdir = tmp_path / pass_id.replace(":", "_")
+        workdir.mkdir()
+        out = get_pass(pass_id).run(_described(), workdir)
+        docs[pass_id] = out.model.graph.input[0].doc_string
+    assert docs == {"polygraphy:sanitize-fold": "", "onnx-gs:round-trip": ""}
+    assert "onnx-gs:round-trip" in get_pass("polygraphy:sanitize-fold").steps
+    sig = Signature("polygraphy:sanitize-fold", "pass-contract", "description-dropped", (), "", "doc_string")
+    rec = {"signature": sig.to_json(), "message": "input 'x': doc_string 'metres' -> ''"}
+    row = documented.which(sig.key, rec)
+    assert row is not None and row["row"] == "1278"
     monkeypatch.setattr(documented, "_steps", lambda pass_id: ())  # planted break: the step not declared
     assert documented.which(sig.key, rec) is None
