@@ -26,7 +26,8 @@ the variants without ``keep_io_types`` the adapter itself puts a ``Cast`` to flo
 ``Cast`` to float before each graph output the converter retyped (:func:`float_interface`), names unchanged; what is
 judged inside is the converter's. They declare precision ``float16`` (the numeric oracle's float16 bound, as for
 ``ort-transformers:float16``), ``optimizes`` (both forms of one computation get the same conversions and Casts, by
-the op types the block list names: :attr:`OccFloat16Adapter.by_type`). A missing package is ``unavailable``.
+the op types the block list names: :attr:`OccFloat16Adapter.by_type`). A missing package is ``unavailable``. Each
+declares ``onnx:infer-shapes`` its step (``initial_checking`` runs that inference first): what it drops is onnx's row.
 """
 
 from __future__ import annotations
@@ -87,6 +88,9 @@ class OccFloat16Adapter(PassAdapter):
         self.id = f"{PREFIX}{variant}"
         self.options = dict(VARIANTS[variant])
         self.calibrates = variant == "auto-mixed-precision"
+        # initial_checking runs onnx.shape_inference.infer_shapes on the model first unless disable_shape_infer (every
+        # variant; auto_convert_mixed_precision too): what that inference drops is its documented row, not this one's.
+        self.steps = () if self.options.get("disable_shape_infer") else ("onnx:infer-shapes",)
         args = "".join(f", {k}={v!r}" for k, v in self.options.items())
         if self.calibrates:
             self.doc = (
