@@ -12,6 +12,11 @@ answer to "is this the same bug?"); ``key`` is there for people and ``grep``; an
 types and bare error class) is matched through the signature's ``aliases``, and rewriting the file
 writes today's spelling in its place, with its reason. ``reason`` and ``case`` are free text kept across
 rewrites of the file.
+
+A pass that runs another whole as its first step (:attr:`passcheck.passes.PassAdapter.steps`: an
+``ort:<level>+<key>=<value>`` pass is ``ort:<level>`` with one session config entry set) meets that step's
+baseline entries too: its signature spelled with the step's pass id is known when the step's is, so a hunt of
+the keyed passes against a baseline of the plain level reports only what the key adds.
 """
 
 from __future__ import annotations
@@ -75,9 +80,20 @@ def split(
     old: dict[str, Any] = {}
     for key, rec in signatures.items():
         keys = Signature.from_json(rec["signature"]).keys if rec.get("signature") else (key,)
-        seen = any(k in known for k in keys) or (documented and which(key, rec) is not None)
+        seen = any(k in known for k in (*keys, *_as_steps(keys))) or (documented and which(key, rec) is not None)
         (old if seen else new)[key] = rec
     return new, old
+
+
+def _as_steps(keys: tuple[str, ...]) -> list[str]:
+    """``keys`` spelled with each step's pass id of their own pass (none for a pass without steps)."""
+    from passcheck.hunt.documented import pass_steps
+
+    out: list[str] = []
+    for k in keys:
+        head, _, rest = str(k).partition("|")
+        out += [f"{step}|{rest}" for step in pass_steps(head)]
+    return out
 
 
 def write(

@@ -70,6 +70,11 @@ def which(key: str, rec: Mapping[str, Any]) -> dict[str, Any] | None:
     return found
 
 
+def pass_steps(pass_id: str) -> tuple[str, ...]:
+    """The pass ids ``pass_id`` runs whole as its first step (``PassAdapter.steps``; () for an unknown id)."""
+    return _steps(pass_id)
+
+
 @cache
 def _steps(pass_id: str) -> tuple[str, ...]:
     """The passes ``pass_id`` runs whole as its first step (none for an id no registry knows)."""
