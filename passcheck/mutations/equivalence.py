@@ -1,20 +1,17 @@
-"""The equivalence gate: a mutant is used only once it is shown to mean what the original means.
-
-A mutant must pass ``onnx.checker.check_model`` (with ``full_check`` too when the original does), keep the original's
-graph inputs and outputs, and
-give the same outputs as the original under ``ort:disabled`` on the same feeds. When onnxruntime
-cannot run the mutant, the reference evaluator is asked instead: a mutant it runs with the
-original's outputs is kept (onnxruntime's rejection of a valid form is then a finding of the
-``input`` cell); one it computes otherwise is a rewrite bug only when it computes the original as
-onnxruntime does, else :class:`Unverified` (one evaluator's word is no verdict where the other
-disagrees); one onnxruntime refuses for a kernel it lacks (an element type the schema allows) and the reference
-evaluator fails on too is :class:`Unverified` (no evaluator ran it). A mutant that fails is a bug in the rewrite (a passcheck bug), never a finding
-against a pass. The checker runs where the caller's :class:`~passcheck.oracles.validity.Checker`
-runs it (a front door's isolation worker): a checker that dies on a mutant leaves that mutant out
-as :class:`Unverified`. A mutant a tool refuses, fails on or dies on is judged again through its spelling without
-empty trailing slots (:mod:`passcheck.mutations.slot_canonical`; IR.md: ``""`` is an omitted slot, so the two are one
-model): when that spelling passes, the mutant is kept and the tool's failure on the ``""`` spelling is a finding of
-the ``input`` cell (found.md rows 905, 906), not a rewrite bug.
+"""The equivalence gate: a mutant is used only once it is shown to mean what the original means. A mutant must pass
+``onnx.checker.check_model`` (with ``full_check`` too when the original does), keep the original's graph inputs and
+outputs, and give the same outputs as the original under ``ort:disabled`` on the same feeds. When onnxruntime cannot
+run the mutant, the reference evaluator is asked instead: a mutant it runs with the original's outputs is kept
+(onnxruntime's rejection of a valid form is then a finding of the ``input`` cell); one it computes otherwise is a
+rewrite bug only when it computes the original as onnxruntime does, else :class:`Unverified` (one evaluator's word is
+no verdict where the other disagrees); one onnxruntime refuses for a kernel it lacks (an element type the schema
+allows) and the reference evaluator fails on too is :class:`Unverified` (no evaluator ran it). A mutant that fails is
+a bug in the rewrite (a passcheck bug), never a finding against a pass. The checker runs where the caller's
+:class:`~passcheck.oracles.validity.Checker` runs it (a front door's isolation worker): a checker that dies on a
+mutant leaves that mutant out as :class:`Unverified`. A mutant a tool refuses, fails on or dies on is judged again
+through its spelling without empty trailing slots (:mod:`passcheck.mutations.slot_canonical`; IR.md: ``""`` is an
+omitted slot, so the two are one model): when that spelling passes, the mutant is kept and the tool's failure on the
+``""`` spelling is a finding of the ``input`` cell (found.md rows 905, 906), not a rewrite bug.
 """
 
 from __future__ import annotations

@@ -17,10 +17,13 @@ from passcheck.mutations.equivalence import Unverified
 
 HEAD = '<ir_version: 8, opset_import: ["" : 13]>\n'
 #: c = Less(x, y) is bool: neutral-op's where-true writes Where(true, c, false) on it.
-ORIGINAL = HEAD + """g (float[N, 4] x, float[N, 4] y) => (float[N, 4] z) {
+ORIGINAL = (
+    HEAD
+    + """g (float[N, 4] x, float[N, 4] y) => (float[N, 4] z) {
     c = Less(x, y)
     z = Where(c, x, y)
 }"""
+)
 
 
 CROP = """
