@@ -160,7 +160,8 @@ def types(model: onnx.ModelProto, data: bytes) -> dict[str, onnx.TypeProto]:
 class _View:
     model: onnx.ModelProto  # the view
     formal: int  # how many of the view's graph inputs are the scope's own
-    refs: list[tuple[str, str, str, bytes]] = dataclasses.field(default_factory=list)  # (output, op, attr, literal)
+    #: (first output, op, attribute name, the reference as written, the value substituted for it), serialized
+    refs: list[tuple[str, str, str, bytes, bytes]] = dataclasses.field(default_factory=list)
 
 
 def _shell(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -241,7 +242,7 @@ def lift_function(model: onnx.ModelProto, fi: int) -> _View | None:
     view.graph.value_info.extend(getattr(f, "value_info", ()))
     given = {a.name: a for a in call.attribute}
     defaults = {a.name: a for a in f.attribute_proto}
-    refs: list[tuple[str, str, str, bytes]] = []
+    refs: list[tuple[str, str, str, bytes, bytes]] = []
     for n in _all_nodes(view.graph.node):
         keep = []
         for a in n.attribute:
@@ -255,7 +256,8 @@ def lift_function(model: onnx.ModelProto, fi: int) -> _View | None:
             lit.CopyFrom(src)
             lit.name = a.name
             keep.append(lit)
-            refs.append((next((o for o in n.output if o), ""), n.op_type, a.name, a.SerializeToString()))
+            out = next((o for o in n.output if o), "")
+            refs.append((out, n.op_type, a.name, a.SerializeToString(), lit.SerializeToString()))
         if len(keep) != len(n.attribute) or refs:
             del n.attribute[:]
             n.attribute.extend(keep)
@@ -394,23 +396,22 @@ def lower_function(model: onnx.ModelProto, fi: int, before: _View, after: onnx.M
     return f.SerializeToString(deterministic=True) != old
 
 
-def _restore_refs(nodes: list, refs: list[tuple[str, str, str, bytes]]) -> list:
-    """Nodes whose substituted attribute survived (same first output, op and value) read it by reference again."""
+def _restore_refs(nodes: list, refs: list[tuple[str, str, str, bytes, bytes]]) -> list:
+    """Nodes whose substituted attribute survived (same first output, op and value) read it by reference again.
+
+    The value is compared too: a rewrite that puts a node of the same op in front of the value's name (the original
+    renamed, e.g. ``in-body-transpose-identity`` writing ``y0 = Transpose<perm=[0, 1, 2, 3]>(y0_pre)`` after the
+    body's ``Transpose<perm=@perm>``) leaves the new node's own attribute as written, and the original keeps the
+    substituted value (the function has one call, :func:`lift_function`)."""
     import onnx
 
     if not refs:
         return nodes
-    lits: dict[tuple[str, str, str], bytes] = {}
-    for n in _all_nodes(nodes):
-        for a in n.attribute:
-            lits[(next((o for o in n.output if o), ""), n.op_type, a.name)] = a.SerializeToString()
-    for out, op, name, ref in refs:
-        if (out, op, name) not in lits:
-            continue
+    for out, op, name, ref, literal in refs:
         for n in _all_nodes(nodes):
             if next((o for o in n.output if o), "") == out and n.op_type == op:
                 for k, a in enumerate(n.attribute):
-                    if a.name == name:
+                    if a.name == name and a.SerializeToString() == literal:
                         r = onnx.AttributeProto()
                         r.ParseFromString(ref)
                         n.attribute[k].CopyFrom(r)

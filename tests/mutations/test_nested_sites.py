@@ -110,6 +110,21 @@ def test_an_attribute_read_by_reference_stays_one():
     assert not any(x.startswith("fn:") for x in REWRITES["in-body-commute-operands"].sites(twice))
 
 
+def test_a_reference_is_not_moved_to_a_new_node_of_the_same_op():
+    """in-body-transpose-identity puts ``f_t = Transpose<perm=[0, 1]>(f_t_pre)`` behind the body's
+    ``Transpose<perm=@perm>``, which now writes ``f_t_pre``: the reference must not follow the name ``f_t`` onto the
+    new node (its value differs), or the body transposes twice (round 21l: fusion-sdpa/bare's local Transpose)."""
+    m = nested(ref=True)
+    mutant, applied = REWRITES["in-body-transpose-identity"].apply(m)
+    assert any(x.startswith("fn:F::") for x in applied.nodes), applied.nodes
+    perms = {n.output[0]: [(a.ints, a.ref_attr_name) for a in n.attribute] for n in mutant.functions[0].node}
+    assert perms["f_t"] == [([0, 1], "")], perms
+    onnx.checker.check_model(mutant, full_check=True)
+    for feed in feeds(m):
+        assert all(np.array_equal(a, b) for a, b in zip(_run(m, feed), _run(mutant, feed), strict=True))
+    verify_equivalent(m, mutant, feeds(m), "in-body-transpose-identity")
+
+
 def test_a_rewrite_changing_the_interface_or_the_model_gets_no_site():
     def rename_input(model, only=None):
         model.graph.input[0].name = "renamed"
