@@ -1,19 +1,17 @@
-"""The equivalence gate: a mutant is used only once it is shown to mean what the original means.
-
-A mutant must pass ``onnx.checker.check_model`` (with ``full_check`` too when the original does), keep the original's
-graph inputs and outputs, and
-give the same outputs as the original under ``ort:disabled`` on the same feeds. When onnxruntime
-cannot run the mutant, the reference evaluator is asked instead: a mutant it runs with the
-original's outputs is kept (onnxruntime's rejection of a valid form is then a finding of the
-``input`` cell); one it computes otherwise is a rewrite bug only when it computes the original as
-onnxruntime does, else :class:`Unverified` (one evaluator's word is no verdict where the other
-disagrees). A mutant that fails is a bug in the rewrite (a passcheck bug), never a finding
-against a pass. The checker runs where the caller's :class:`~passcheck.oracles.validity.Checker`
-runs it (a front door's isolation worker): a checker that dies on a mutant leaves that mutant out
-as :class:`Unverified`. A mutant a tool refuses, fails on or dies on is judged again through its spelling without
-empty trailing slots (:mod:`passcheck.mutations.slot_canonical`; IR.md: ``""`` is an omitted slot, so the two are one
-model): when that spelling passes, the mutant is kept and the tool's failure on the ``""`` spelling is a finding of
-the ``input`` cell (found.md rows 905, 906), not a rewrite bug.
+"""The equivalence gate: a mutant is used only once it is shown to mean what the original means. A mutant must pass
+``onnx.checker.check_model`` (with ``full_check`` too when the original does), keep the original's graph inputs and
+outputs, and give the same outputs as the original under ``ort:disabled`` on the same feeds. When onnxruntime cannot
+run the mutant, the reference evaluator is asked instead: a mutant it runs with the original's outputs is kept
+(onnxruntime's rejection of a valid form is then a finding of the ``input`` cell); one it computes otherwise is a
+rewrite bug only when it computes the original as onnxruntime does, else :class:`Unverified` (one evaluator's word is
+no verdict where the other disagrees); one onnxruntime refuses for a kernel it lacks (an element type the schema
+allows) and the reference evaluator fails on too is :class:`Unverified` (no evaluator ran it). A mutant that fails is
+a bug in the rewrite (a passcheck bug), never a finding against a pass. The checker runs where the caller's
+:class:`~passcheck.oracles.validity.Checker` runs it (a front door's isolation worker): a checker that dies on a
+mutant leaves that mutant out as :class:`Unverified`. A mutant a tool refuses, fails on or dies on is judged again
+through its spelling without empty trailing slots (:mod:`passcheck.mutations.slot_canonical`; IR.md: ``""`` is an
+omitted slot, so the two are one model): when that spelling passes, the mutant is kept and the tool's failure on the
+``""`` spelling is a finding of the ``input`` cell (found.md rows 905, 906), not a rewrite bug.
 """
 
 from __future__ import annotations
@@ -128,6 +126,7 @@ def same_outputs(
             # rejection is a finding about onnxruntime (the ``input`` cell reports it).
             ref = isolated_tools.run_reference(b, feeds, worker_of(runner))
             if ref.error:
+                _no_evaluator(rb.error, ref.error, i)
                 return (
                     f"fails to run (binding {i}): {rb.error.splitlines()[0]}; the reference evaluator fails too: "
                     f"{ref.error.strip().splitlines()[-1] if ref.error.strip() else ''}"
@@ -147,6 +146,31 @@ def same_outputs(
                     _evaluator_trusted_on(a, feeds, ra.outputs, name, dtypes.get(name), c.message, worker_of(runner))
                 return f"output {name!r} differs (binding {i}){by}: {c.message}"
     return None
+
+
+def _no_evaluator(ort_error: str, ref_error: str, binding: int) -> None:
+    """Before a mutant is called a rewrite bug because neither runtime runs it: onnxruntime's refusal must say
+    something of the model, not of its own kernel registry.
+
+    onnxruntime's "Could not find an implementation for Op(N)" (``NOT_IMPLEMENTED`` at session creation, or a
+    registered kernel refusing the element type when it runs: :func:`passcheck.runtime.limits.no_kernel_reason`) is a
+    fact about the installed runtime: the operator schema allows the types (the full checker accepted the mutant
+    before this runs), e.g. ``Where``-9/16 ``T`` is every tensor type while onnxruntime 1.32.0's CPU provider
+    registers no bool ``Where`` (microsoft/onnxruntime#9539). When the reference evaluator then fails on the mutant
+    too (its own limit, e.g. onnx 1.23.2's ``Pad`` passing negative pads, which Pad-11+ allows, to ``numpy.pad``),
+    no evaluator judged the mutant: no verdict, so the mutant is left out unverified, never blamed on the rewrite.
+
+    Raises:
+        Unverified: ``ort_error`` is such a kernel gap.
+    """
+    from passcheck.runtime.limits import no_kernel_reason
+
+    if (gap := no_kernel_reason([ort_error])) is None:
+        return
+    last = ref_error.strip().splitlines()[-1] if ref_error.strip() else ""
+    raise Unverified(
+        f"no runtime runs the mutant (binding {binding}): {gap}, and the reference evaluator fails on it: {last}"
+    )
 
 
 def _evaluator_trusted_on(a, feeds, expected, name: str, dtype, message: str, worker=None) -> None:
@@ -253,7 +277,8 @@ def verify_equivalent(
             something else (and so does its spelling without empty trailing slots); names the rewrite.
         Unverified: the checker's worker died on the mutant (see :class:`Unverified`), an output
             is a value the comparison cannot judge, or only the reference evaluator runs the mutant
-            and it departs from onnxruntime on the original too; names the rewrite.
+            and it departs from onnxruntime on the original too, or onnxruntime lacks a kernel for it and the
+            reference evaluator fails on it; names the rewrite.
         PasscheckError: the original itself does not run on the feeds.
     """
     runner, checker = isolated_defaults(runner, checker)

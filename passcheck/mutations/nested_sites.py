@@ -160,7 +160,8 @@ def types(model: onnx.ModelProto, data: bytes) -> dict[str, onnx.TypeProto]:
 class _View:
     model: onnx.ModelProto  # the view
     formal: int  # how many of the view's graph inputs are the scope's own
-    refs: list[tuple[str, str, str, bytes]] = dataclasses.field(default_factory=list)  # (output, op, attr, literal)
+    #: (first output, op, attribute name, the reference as written, the value substituted for it), serialized
+    refs: list[tuple[str, str, str, bytes, bytes]] = dataclasses.field(default_factory=list)
 
 
 def _shell(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -218,6 +219,40 @@ def _all_nodes(nodes) -> Iterator[onnx.NodeProto]:
             yield from _all_nodes(sg.node)
 
 
+def _shared_types(calls: list, graph_calls: list, known: dict) -> dict | None:
+    """Value name (of the first call's inputs and outputs) → the type every call of the function agrees on: the
+    first call's types when every call is a graph's and their inputs and outputs are typed alike, else the element
+    types alone (shapes dropped: a body typed from one call's shapes, e.g. an If's branch outputs a rewrite writes,
+    contradicts a call of other shapes, IR.md §Functions: one body serves every call); None when the element types
+    differ or a call's types are unknown (the view would stand for one call only)."""
+    import onnx
+
+    first = graph_calls[0]
+    names = [*first.input, *first.output]
+
+    def sig(c) -> list:
+        return [known[x].SerializeToString() if x in known else b"" for x in [*c.input, *c.output]]
+
+    if len(calls) == len(graph_calls) and all(sig(c) == sig(first) for c in graph_calls):
+        return {x: known[x] for x in names if x in known}
+    if len(calls) != len(graph_calls):
+        return None
+
+    def elem(x: str) -> int:
+        t = known.get(x)
+        return t.tensor_type.elem_type if t is not None and t.WhichOneof("value") == "tensor_type" else -1
+
+    rows = [[elem(x) for x in [*c.input, *c.output]] for c in graph_calls]
+    if any(r != rows[0] for r in rows) or -1 in rows[0]:
+        return None
+    out = {}
+    for x in names:
+        t = onnx.TypeProto()
+        t.tensor_type.elem_type = elem(x)
+        out[x] = t
+    return out
+
+
 def lift_function(model: onnx.ModelProto, fi: int) -> _View | None:
     """The view of function ``fi``'s body, typed from its first call (None: not called from a graph, an input
     left out, or attributes read by reference while called more than once)."""
@@ -236,12 +271,15 @@ def lift_function(model: onnx.ModelProto, fi: int) -> _View | None:
     view.opset_import.extend([o for o in model.opset_import if o.domain not in mine] + list(f.opset_import))
     view.graph.name = f.name
     view.graph.node.extend(f.node)
-    view.graph.input.extend(_value(x, known[a]) for x, a in zip(f.input, call.input, strict=True))
-    view.graph.output.extend(_value(y, known.get(b)) for y, b in zip(f.output, call.output, strict=False))
+    shared = _shared_types(calls, graph_calls, known)
+    if shared is None:
+        return None
+    view.graph.input.extend(_value(x, shared.get(a)) for x, a in zip(f.input, call.input, strict=True))
+    view.graph.output.extend(_value(y, shared.get(b)) for y, b in zip(f.output, call.output, strict=False))
     view.graph.value_info.extend(getattr(f, "value_info", ()))
     given = {a.name: a for a in call.attribute}
     defaults = {a.name: a for a in f.attribute_proto}
-    refs: list[tuple[str, str, str, bytes]] = []
+    refs: list[tuple[str, str, str, bytes, bytes]] = []
     for n in _all_nodes(view.graph.node):
         keep = []
         for a in n.attribute:
@@ -255,7 +293,8 @@ def lift_function(model: onnx.ModelProto, fi: int) -> _View | None:
             lit.CopyFrom(src)
             lit.name = a.name
             keep.append(lit)
-            refs.append((next((o for o in n.output if o), ""), n.op_type, a.name, a.SerializeToString()))
+            out = next((o for o in n.output if o), "")
+            refs.append((out, n.op_type, a.name, a.SerializeToString(), lit.SerializeToString()))
         if len(keep) != len(n.attribute) or refs:
             del n.attribute[:]
             n.attribute.extend(keep)
@@ -394,23 +433,22 @@ def lower_function(model: onnx.ModelProto, fi: int, before: _View, after: onnx.M
     return f.SerializeToString(deterministic=True) != old
 
 
-def _restore_refs(nodes: list, refs: list[tuple[str, str, str, bytes]]) -> list:
-    """Nodes whose substituted attribute survived (same first output, op and value) read it by reference again."""
+def _restore_refs(nodes: list, refs: list[tuple[str, str, str, bytes, bytes]]) -> list:
+    """Nodes whose substituted attribute survived (same first output, op and value) read it by reference again.
+
+    The value is compared too: a rewrite that puts a node of the same op in front of the value's name (the original
+    renamed, e.g. ``in-body-transpose-identity`` writing ``y0 = Transpose<perm=[0, 1, 2, 3]>(y0_pre)`` after the
+    body's ``Transpose<perm=@perm>``) leaves the new node's own attribute as written, and the original keeps the
+    substituted value (the function has one call, :func:`lift_function`)."""
     import onnx
 
     if not refs:
         return nodes
-    lits: dict[tuple[str, str, str], bytes] = {}
-    for n in _all_nodes(nodes):
-        for a in n.attribute:
-            lits[(next((o for o in n.output if o), ""), n.op_type, a.name)] = a.SerializeToString()
-    for out, op, name, ref in refs:
-        if (out, op, name) not in lits:
-            continue
+    for out, op, name, ref, literal in refs:
         for n in _all_nodes(nodes):
             if next((o for o in n.output if o), "") == out and n.op_type == op:
                 for k, a in enumerate(n.attribute):
-                    if a.name == name:
+                    if a.name == name and a.SerializeToString() == literal:
                         r = onnx.AttributeProto()
                         r.ParseFromString(ref)
                         n.attribute[k].CopyFrom(r)

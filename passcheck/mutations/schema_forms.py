@@ -70,7 +70,9 @@ def transpose_perm_omitted(model: onnx.ModelProto, only: frozenset[str] | None =
     def walk(g: onnx.GraphProto, scope: str) -> None:
         for i, n in enumerate(g.node):
             label = node_label(n, i) if not scope or n.name else f"{scope}/{node_label(n, i)}"
-            perm = attr_value(n, "perm")
+            # a perm read by reference in a function body (IR.md §Functions) is the caller's: no value here
+            by_ref = any(a.name == "perm" and a.ref_attr_name for a in n.attribute)
+            perm = None if by_ref else attr_value(n, "perm")
             if (
                 n.op_type == "Transpose"
                 and is_default_domain(n)

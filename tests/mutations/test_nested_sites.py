@@ -110,6 +110,21 @@ def test_an_attribute_read_by_reference_stays_one():
     assert not any(x.startswith("fn:") for x in REWRITES["in-body-commute-operands"].sites(twice))
 
 
+def test_a_reference_is_not_moved_to_a_new_node_of_the_same_op():
+    """in-body-transpose-identity puts ``f_t = Transpose<perm=[0, 1]>(f_t_pre)`` behind the body's
+    ``Transpose<perm=@perm>``, which now writes ``f_t_pre``: the reference must not follow the name ``f_t`` onto the
+    new node (its value differs), or the body transposes twice (round 21l: fusion-sdpa/bare's local Transpose)."""
+    m = nested(ref=True)
+    mutant, applied = REWRITES["in-body-transpose-identity"].apply(m)
+    assert any(x.startswith("fn:F::") for x in applied.nodes), applied.nodes
+    perms = {n.output[0]: [(a.ints, a.ref_attr_name) for a in n.attribute] for n in mutant.functions[0].node}
+    assert perms["f_t"] == [([0, 1], "")], perms
+    onnx.checker.check_model(mutant, full_check=True)
+    for feed in feeds(m):
+        assert all(np.array_equal(a, b) for a, b in zip(_run(m, feed), _run(mutant, feed), strict=True))
+    verify_equivalent(m, mutant, feeds(m), "in-body-transpose-identity")
+
+
 def test_a_rewrite_changing_the_interface_or_the_model_gets_no_site():
     def rename_input(model, only=None):
         model.graph.input[0].name = "renamed"
@@ -170,3 +185,33 @@ def test_a_pass_wrong_only_in_bodies_is_a_finding_on_the_in_body_form():
     cells = run_planted(Subject("nested", forms, default_bindings(m)), "planted:identity-in-bodies", remove_identities)
     assert not any(c.findings for c in cells if c.form in ("common", "main"))
     assert any(c.findings for c in cells if c.form == "in-body")
+
+
+def test_a_function_called_with_two_shapes_is_typed_by_what_the_calls_share():
+    """``MatMul_fn`` called on [2, 3] x [3, 4] and on [2, 4] x [4, 5]: a body typed from the first call (an If's
+    branch outputs [2, 4], written by in-body-node-in-if-const) contradicts the second (round 21l: fusion-sdpa/bare's
+    two MatMuls); the view keeps the element types alone. Calls of two element types get no view."""
+    plain = onnx.parser.parse_model(
+        """<ir_version: 8, opset_import: ["" : 17]>
+        g (float[2, 3] x, float[3, 4] w, float[4, 5] v) => (float[2, 5] z) {
+            y = MatMul (x, w)
+            z = MatMul (y, v)
+        }"""
+    )
+    m = REWRITES["node-as-local-function"].apply(plain)[0]
+    assert len(m.functions) == 1
+    mutant, applied = REWRITES["in-body-node-in-if-const"].apply(m)
+    assert [x.split("::")[0] for x in applied.nodes] == ["fn:MatMul_fn0"], applied.nodes
+    branch_out = mutant.functions[0].node[-1].attribute[0].g.output[0].type.tensor_type
+    assert branch_out.elem_type == TensorProto.FLOAT and not branch_out.HasField("shape")
+    verify_equivalent(m, mutant, feeds(m), "in-body-node-in-if-const")
+    two = onnx.parser.parse_model(
+        """<ir_version: 8, opset_import: ["" : 17]>
+        g (float[2, 3] x, int32[2, 3] i) => (float[2, 3] y, int32[2, 3] j) {
+            y = Neg (x)
+            j = Neg (i)
+        }"""
+    )
+    shared = REWRITES["node-as-local-function"].apply(two)[0]
+    assert len(shared.functions) == 1  # one body for both element types
+    assert not any(x.startswith("fn:") for x in REWRITES["in-body-node-in-if-const"].sites(shared))

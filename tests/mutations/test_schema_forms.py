@@ -305,3 +305,21 @@ def test_attributes_as_inputs_moves_every_node_and_the_stamp():
     assert not any(a.name in ("split", "starts", "min", "pads", "value") for n in moved for a in n.attribute)
     verify_equivalent(original, mutant, feeds(original), "attributes-as-inputs")
     assert REWRITES["attributes-as-inputs"].apply(original, ["n0"]) is None  # the nodes move together
+
+
+def test_transpose_perm_omitted_leaves_a_perm_read_by_reference_alone():
+    """A body's ``Transpose<perm=@perm>`` (node-as-local-function on a reversing Transpose) has no value in the body
+    (IR.md §Functions: the caller's): the rewrite skipped it where it used to raise (round 21l, fusion-sdpa/bare)."""
+    plain = onnx.parser.parse_model(
+        """<ir_version: 8, opset_import: ["" : 17]>
+        g (float[2, 3] x) => (float[3, 2] y) {
+            y = Transpose <perm = [1, 0]> (x)
+        }"""
+    )
+    original = REWRITES["node-as-local-function"].apply(plain)[0]
+    body = original.functions[0].node[0]
+    assert [a.ref_attr_name for a in body.attribute] == ["perm"]
+    assert REWRITES["transpose-perm-omitted"].apply(original) is None
+    mutant, _ = REWRITES["in-body-transpose-perm-omitted"].apply(original)  # one call: its view holds the value
+    assert not mutant.functions[0].node[0].attribute
+    verify_equivalent(original, mutant, feeds(original), "in-body-transpose-perm-omitted")
