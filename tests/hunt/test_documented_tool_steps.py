@@ -195,3 +195,32 @@ def test_polygraphys_folding_meets_graphsurgeons_fold_rows(pass_id, gs_id, tmp_p
     assert row is not None and row["row"] == "1271"
     monkeypatch.setattr(documented, "_steps", lambda pass_id: ())  # planted break: the steps not declared
     assert documented.which(sig.key, rec) is None
+
+
+def test_a_graph_input_dim_the_auto_merge_renames_is_row_1282(tmp_path):
+    """``InferShapes``' default (onnxruntime's inference, ``auto_merge=True``) merges ``B``'s dim with its broadcast
+    partner's in ``C = Add(A, B)`` and writes it back on the graph input, which fails when ``A``'s dim is 1
+    (Broadcasting.md): docs/found.md row 1282 (round 21i's hunt, ``hunt_831fc0d7``); a pass of another tool is not."""
+    i16 = onnx.TensorProto.INT16
+    graph = helper.make_graph(
+        [helper.make_node("Add", ["A", "B"], ["C"])],
+        "g",
+        [
+            helper.make_tensor_value_info("A", i16, ["n2", "A_d0", "n4"]),
+            helper.make_tensor_value_info("B", i16, ["n2", "n3", "n4"]),
+        ],
+        [helper.make_tensor_value_info("C", i16, ["n2", "n3", "n4"])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    out = get_pass("polygraphy:sanitize").run(model, tmp_path)
+    b = next(v for v in out.model.graph.input if v.name == "B")
+    assert [d.dim_param for d in b.type.tensor_type.shape.dim] == ["n2", "A_d0", "n4"]
+    message = (
+        "graph input annotation (narrowed by the pass) does not hold (binding 0): inputs disagree on symbol 'A_d0': "
+        "A[1]=1, B[1]=2"
+    )
+    sig = Signature("polygraphy:sanitize", "annotations", "annotation-violated", ("Add",), "symbolic-input-dims", "")
+    row = documented.which(sig.key, {"signature": sig.to_json(), "message": message})
+    assert row is not None and row["row"] == "1282"
+    other = sig.replace(pass_id="onnx:infer-shapes")
+    assert documented.which(other.key, {"signature": other.to_json(), "message": message}) is None
