@@ -148,3 +148,79 @@ def test_what_polygraphys_folding_round_trip_drops_is_graphsurgeons_row(tmp_path
     assert row is not None and row["row"] == "1278"
     monkeypatch.setattr(documented, "_steps", lambda pass_id: ())  # planted break: the step not declared
     assert documented.which(sig.key, rec) is None
+
+
+def _constant_value_float() -> onnx.ModelProto:
+    """``y = Mul(x, Constant(value_float=0.5))``, ``x: float[3]``, opset 17 (Operators.md §Constant: a FLOAT scalar)."""
+    f = onnx.TensorProto.FLOAT
+    nodes = [
+        helper.make_node("Constant", [], ["c"], value_float=0.5, name="c"),
+        helper.make_node("Mul", ["x", "c"], ["y"], name="m"),
+    ]
+    graph = helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("x", f, [3])], [helper.make_tensor_value_info("y", f, [3])]
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+
+
+@pytest.mark.parametrize(
+    ("pass_id", "gs_id"),
+    [
+        ("polygraphy:sanitize-fold", "onnx-gs:fold-constants"),
+        ("polygraphy:sanitize-fold-no-shapes", "onnx-gs:fold-constants-no-shapes"),
+        ("polygraphy:sanitize-fold-recursive", "onnx-gs:fold-constants-partition"),
+    ],
+)
+def test_polygraphys_folding_meets_graphsurgeons_fold_rows(pass_id, gs_id, tmp_path, monkeypatch):
+    """Polygraphy's FoldConstants is gs's ``Graph.fold_constants`` (with the same ``fold_shapes`` / ``partitioning``)
+    after the load's InferShapes: a value_float Constant lowered to DOUBLE by both (docs/found.md row 1271) is that
+    row, whichever ``--fold-constants`` id shows it (round 21i, M507)."""
+    pytest.importorskip("onnx_graphsurgeon")
+    types_of = {}
+    for pid in (pass_id, gs_id):
+        workdir = tmp_path / pid.replace(":", "_")
+        workdir.mkdir()
+        out = get_pass(pid).run(_constant_value_float(), workdir)
+        assert out.model is not None, (pid, out.status, out.error)
+        types_of[pid] = sorted({i.data_type for i in out.model.graph.initializer})
+    assert types_of == {pass_id: [onnx.TensorProto.DOUBLE], gs_id: [onnx.TensorProto.DOUBLE]}
+    assert get_pass(pass_id).steps == ("onnx-gs:round-trip", gs_id, "ort:symbolic-shape-infer")
+    message = (
+        f"the checker rejects the output of {pass_id}: InferenceError: [ShapeInferenceError] (op_type:Mul): "
+        "B has inconsistent type tensor(double)"
+    )
+    sig = Signature(pass_id, "validity", "invalid-model", ("Mul",), "value-float", "")
+    rec = {"signature": sig.to_json(), "message": message}
+    row = documented.which(sig.key, rec)
+    assert row is not None and row["row"] == "1271"
+    monkeypatch.setattr(documented, "_steps", lambda pass_id: ())  # planted break: the steps not declared
+    assert documented.which(sig.key, rec) is None
+
+
+def test_a_graph_input_dim_the_auto_merge_renames_is_row_1282(tmp_path):
+    """``InferShapes``' default (onnxruntime's inference, ``auto_merge=True``) merges ``B``'s dim with its broadcast
+    partner's in ``C = Add(A, B)`` and writes it back on the graph input, which fails when ``A``'s dim is 1
+    (Broadcasting.md): docs/found.md row 1282 (round 21i's hunt, ``hunt_831fc0d7``); a pass of another tool is not."""
+    i16 = onnx.TensorProto.INT16
+    graph = helper.make_graph(
+        [helper.make_node("Add", ["A", "B"], ["C"])],
+        "g",
+        [
+            helper.make_tensor_value_info("A", i16, ["n2", "A_d0", "n4"]),
+            helper.make_tensor_value_info("B", i16, ["n2", "n3", "n4"]),
+        ],
+        [helper.make_tensor_value_info("C", i16, ["n2", "n3", "n4"])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    out = get_pass("polygraphy:sanitize").run(model, tmp_path)
+    b = next(v for v in out.model.graph.input if v.name == "B")
+    assert [d.dim_param for d in b.type.tensor_type.shape.dim] == ["n2", "A_d0", "n4"]
+    message = (
+        "graph input annotation (narrowed by the pass) does not hold (binding 0): inputs disagree on symbol 'A_d0': "
+        "A[1]=1, B[1]=2"
+    )
+    sig = Signature("polygraphy:sanitize", "annotations", "annotation-violated", ("Add",), "symbolic-input-dims", "")
+    row = documented.which(sig.key, {"signature": sig.to_json(), "message": message})
+    assert row is not None and row["row"] == "1282"
+    other = sig.replace(pass_id="onnx:infer-shapes")
+    assert documented.which(other.key, {"signature": other.to_json(), "message": message}) is None
