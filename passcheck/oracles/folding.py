@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from passcheck.oracles._context import FormRun, op_key
 from passcheck.oracles import frozen_draws
+from passcheck.oracles._context import FormRun, op_key
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.oracles.numeric import random_functions
 from passcheck.oracles.ort_own_ops import inserted_casts
