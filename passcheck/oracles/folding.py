@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from passcheck.oracles import frozen_draws
 from passcheck.oracles._context import FormRun, op_key
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.oracles.numeric import random_functions
@@ -214,7 +215,8 @@ def check(run: FormRun) -> list[Finding]:
 
 
 class Folding(BaseOracle):
-    """``missed-optimization``: a static-shape value a folding pass left (see :func:`check`)."""
+    """``missed-optimization``: a static-shape value a folding pass left (see :func:`check`); ``wrong-result``: a
+    draw any pass froze into a constant (:mod:`passcheck.oracles.frozen_draws`)."""
 
     id = NAME
 
@@ -222,7 +224,7 @@ class Folding(BaseOracle):
         return values_to_observe(model)
 
     def check(self, run: FormRun, cells: Cells) -> list[Finding]:
-        return check(run)
+        return check(run) + frozen_draws.check(run)
 
 
 ORACLE = Folding()
