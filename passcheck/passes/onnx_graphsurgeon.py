@@ -34,8 +34,8 @@ from passcheck.passes._base import PassAdapter, PassDeclined, PassUnsupported
 PREFIX = "onnx-gs:"
 
 #: id suffix → (the Graph methods called in order, each with its keyword arguments). ``fold`` variants declare
-#: ``folds_constants`` (not ``-no-shapes``: it is asked to leave Shape nodes); every variant that removes or
-#: rewrites nodes declares ``optimizes``.
+#: ``folds_constants`` (``-no-shapes`` with ``folds_shapes`` False: it is asked to leave Shape nodes); every variant
+#: that removes or rewrites nodes declares ``optimizes``.
 VARIANTS: dict[str, tuple[tuple[str, dict[str, Any]], ...]] = {
     "round-trip": (),
     "toposort": (("toposort", {}),),
@@ -75,9 +75,10 @@ class OnnxGraphsurgeonAdapter(PassAdapter):
     def __init__(self, name: str):
         self.name = name
         self.id = PREFIX + name
-        # ``fold_shapes=False`` asks gs not to fold a Shape of a static shape, which the folding oracle counts as a
-        # constant: declared for the variants that fold every constant the oracle asks for.
-        self.folds_constants = name.startswith("fold-constants") and name != "fold-constants-no-shapes"
+        # ``fold_shapes=False`` asks gs not to fold a Shape of a static shape: ``folds_shapes`` says so, and the
+        # folding and parity oracles then judge its constant-only chains only (PassAdapter.folds_shapes).
+        self.folds_constants = name.startswith("fold-constants")
+        self.folds_shapes = name != "fold-constants-no-shapes"
         self.optimizes = name.startswith(("fold-constants", "cleanup"))
         self.doc = (
             f"onnx_graphsurgeon: {call_text(name)}, graph = gs.import_onnx(model) (pip install onnx-graphsurgeon)"
