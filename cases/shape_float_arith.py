@@ -88,7 +88,7 @@ _register(
     """int(size * 1.5) of x: [N, 5]'s shape, through float.
 
 Uncommon: the Floor left out (Cast-13 truncates toward zero, Floor for the non-negative sizes), as torch exports it.
-Valid: opset 13+ (here 17).""",
+Valid: opset 13+ (here 17); Operators.md §Cast (float to integer truncates), §Floor.""",
 )
 
 _register(
@@ -98,5 +98,5 @@ _register(
     """Shape(x) < [2, 7] as int64 flags, x: [N, 6].
 
 Uncommon: the comparison taken on float Casts of the sizes (exact below 2^24, Cast-13).
-Valid: opset 13+ (here 17).""",
+Valid: opset 13+ (here 17); Operators.md §Cast (an integer up to 2^24 converts to float32 exactly), §Less.""",
 )
