@@ -213,8 +213,9 @@ def test_a_graph_input_dim_the_auto_merge_renames_is_row_1282(tmp_path):
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
     out = get_pass("polygraphy:sanitize").run(model, tmp_path)
-    b = next(v for v in out.model.graph.input if v.name == "B")
-    assert [d.dim_param for d in b.type.tensor_type.shape.dim] == ["n2", "A_d0", "n4"]
+    dims = {v.name: [d.dim_param for d in v.type.tensor_type.shape.dim] for v in out.model.graph.input}
+    # which of the two symbols survives follows a set's order (hash seed): either way the inputs are made one symbol
+    assert dims["A"] == dims["B"] and dims["B"] in (["n2", "A_d0", "n4"], ["n2", "n3", "n4"]), dims
     message = (
         "graph input annotation (narrowed by the pass) does not hold (binding 0): inputs disagree on symbol 'A_d0': "
         "A[1]=1, B[1]=2"
