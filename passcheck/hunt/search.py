@@ -71,6 +71,10 @@ class Ended:
     why: str
     items: int
     out_of_range: dict[str, int] = dataclasses.field(default_factory=dict)
+    #: wall seconds this call spent observing coverage rows between items (:mod:`.lazymap`), inside the budget
+    observing: float = 0.0
+    #: wall seconds this call spent before its budget started (the neighbours' preconditions, :mod:`.preconditions`)
+    setup: float = 0.0
 
 
 def hunt(
@@ -182,34 +186,41 @@ def hunt(
     with isolated_tools.within(executor) as scope:  # onnx's tools on each neighbour, in the executor's worker (M261)
         seen = None  # with steering: the rows the scheduler was built on
         scheduler = None
+        began = time.monotonic()
         if variations:  # set-up, not search: observed once per seed and source, else inside the first steps (M129)
             preconditions.Preconditions.of(bases, seed)
+        setup = time.monotonic() - began
         end = time.monotonic() + budget.seconds if budget.seconds is not None else None
         if steering is None:
             scheduler = scheduler_for(cmap, passes, passes_of)
         steps = ran = 0
+        observing = 0.0
         try:
             while True:
                 spent = end is not None and time.monotonic() >= end
                 if (budget.items is not None and steps >= budget.items) or spent:
-                    return Ended("budget", ran, _refused(scheduler))
+                    return Ended("budget", ran, _refused(scheduler), observing, setup)
                 if stop_after is not None and len(baseline.split(store.signatures, known or {})[0]) >= stop_after:
-                    return Ended("stopped", ran, _refused(scheduler))
+                    return Ended("stopped", ran, _refused(scheduler), observing, setup)
                 step = len(store.items)
                 if steering is not None:  # this step's rows observed (paced), then steered by those it sees
+                    t_obs = time.monotonic()
                     steering.lazy.observe(steering.lazy.paced(step))
+                    observing += time.monotonic() - t_obs
+                    if steps and end is not None and time.monotonic() >= end:  # a chunk's rows spent the budget
+                        return Ended("budget", ran, _refused(scheduler), observing, setup)
                 if steering is not None and steering.visible(step) != seen:
                     seen = steering.visible(step)
                     scheduler = scheduler_for(*steering.at(step))
                     if end is not None and time.monotonic() >= end:  # observing them spent the budget
-                        return Ended("budget", ran, _refused(scheduler))
+                        return Ended("budget", ran, _refused(scheduler), observing, setup)
                 scheduler.until = end if steps else None  # a call's first step is whole: a time budget runs an item
                 try:
                     item = scheduler.next(step)
                 except Spent:  # the budget ran out while the step was choosing (M129): no item of it recorded
-                    return Ended("budget", ran, _refused(scheduler))
+                    return Ended("budget", ran, _refused(scheduler), observing, setup)
                 if item is None:
-                    return Ended("exhausted", ran, _refused(scheduler))
+                    return Ended("exhausted", ran, _refused(scheduler), observing, setup)
                 base = scheduler.by_id[item.base]
                 held = set(store.signatures)
                 if step % count == index - 1:

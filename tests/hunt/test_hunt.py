@@ -222,3 +222,34 @@ def test_time_budget_ends_between_items(tmp_path):
     r = _hunt(tmp_path / "h", "--pass", "planted:negative-axes", "--no-coverage", budget="1s")
     assert r.returncode in (0, 1), r.stderr
     assert "budget spent" in r.stderr and len(_state(tmp_path / "h")["items"]) >= 1
+    assert "s of set-up" in r.stderr and "s searching (" in r.stderr, r.stderr  # where the wall time went
+
+
+def test_rows_observed_past_the_budget_end_the_hunt_before_another_item(tmp_path, monkeypatch):
+    # observing a chunk of coverage rows is not interruptible (one worker call); a chunk that ends past the budget
+    # ends the hunt there rather than running one more item. The clock is moved, not waited for: the first
+    # observation after the first item "takes" two hours of a one-hour budget.
+    import time
+    import types
+
+    from passcheck.hunt import lazymap, search, store
+
+    offset, armed = [0.0], [False]
+    real = time.monotonic
+    monkeypatch.setattr(search, "time", types.SimpleNamespace(monotonic=lambda: real() + offset[0]))
+    observe, checkpoint = lazymap.LazyMap.observe, store.Store.checkpoint
+
+    def slow(self, n):
+        observe(self, n)
+        if armed[0] and not offset[0]:
+            offset[0] = 7200.0
+
+    def after_item(self):
+        checkpoint(self)
+        armed[0] = True
+
+    monkeypatch.setattr(lazymap.LazyMap, "observe", slow)
+    monkeypatch.setattr(store.Store, "checkpoint", after_item)
+    r = _hunt(tmp_path / "h", "--pass", "planted:negative-axes", budget="1h")
+    assert r.returncode in (0, 1), r.stderr
+    assert "budget spent" in r.stderr and len(_state(tmp_path / "h")["items"]) == 1, r.stderr
