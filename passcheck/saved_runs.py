@@ -187,6 +187,7 @@ class Recorder:
                     "runs": [self._run(x) for x in r.runs],
                     "folds_constants": r.folds_constants,
                     "folds_shapes": r.folds_shapes,
+                    "clears": sorted(r.clears),
                     "optimizes": r.optimizes,
                     "env": r.env,
                     "rtol": r.rtol,
@@ -360,6 +361,7 @@ def load(path: str | Path) -> Iterator[Judged]:
                             precision=r.get("precision"),
                             writes_given_unchanged=bool(r.get("writes_given_unchanged", False)),
                             folds_shapes=bool(r.get("folds_shapes", True)),
+                            clears=frozenset(r.get("clears", ())),
                         )
                     )
                 expect = [

@@ -325,6 +325,7 @@ def _evaluate(subject, pass_ids, env, executor, on_cell, skip_cells, check_input
                             writes_given_unchanged=bool(getattr(adapter, "writes_given_unchanged", False)),
                             folds_shapes=bool(getattr(adapter, "folds_shapes", True)),
                             fixes=getattr(adapter, "fixes", None),
+                            clears=frozenset(getattr(adapter, "clears", ())),
                         )
                     )
                 judged = Judged(

@@ -60,6 +60,7 @@ class FormRun:
         folds_shapes: the pass folds values computed from graph-input shapes (``PassAdapter.folds_shapes``); False
             for a folding pass whose own source folds only all-constant nodes (onnx-tool) or that is told to leave
             them (Polygraphy's ``--no-fold-shapes``): the folding oracle then judges its constant-only chains only.
+        clears: the descriptions of the model itself the pass states it removes (``PassAdapter.clears``).
         fixes: what a pass that fixes a binding states it fixed (an input and an axis and a size, or an input and
             a shape: :attr:`passcheck.passes.ort_dim_fix.DimFixAdapter.fixes`), or None;
             ``feeds``, ``baseline`` and ``runs`` then hold the runs that agree with the fix only.
@@ -86,6 +87,7 @@ class FormRun:
     writes_given_unchanged: bool = False
     folds_shapes: bool = True
     fixes: Mapping[str, Any] | None = None
+    clears: frozenset[str] = frozenset()
 
     def finding(self, kind: str, oracle: str, message: str, **details: Any) -> Finding:
         return Finding(kind, oracle, self.case, self.form, self.pass_id, message, details, env=self.env)

@@ -26,6 +26,18 @@ if TYPE_CHECKING:
 #: The description fields, as :attr:`Dropped.field` names them.
 FIELDS = ("doc_string", "metadata_props", "denotation", "dim-denotation")
 
+#: What a model says of itself (IR.md §Models: ``doc_string``, ``metadata_props``, ``model_version``, ``domain``;
+#: §Graphs: the main graph's ``doc_string`` and, from IR version 10, its ``metadata_props``), as
+#: :func:`model_dropped` names them. The producer fields are not among them: a tool may sign what it wrote.
+MODEL_FIELDS = (
+    "model doc_string",
+    "model metadata_props",
+    "model_version",
+    "domain",
+    "graph doc_string",
+    "graph metadata_props",
+)
+
 
 @dataclasses.dataclass(frozen=True)
 class Dropped:
@@ -50,6 +62,8 @@ class Dropped:
 
     def __str__(self) -> str:
         at = f" ({self.where})" if self.where else ""
+        if self.role == "model":
+            return f"{self.field}{at} {self.before!r} -> {self.after!r}"
         return f"{self.role} {self.value!r}: {self.field}{at} {self.before!r} -> {self.after!r}"
 
 
@@ -118,6 +132,43 @@ def dropped(before: onnx.ModelProto, after: onnx.ModelProto) -> list[Dropped]:
             if (b := kept.get(a.name)) is not None:
                 out.extend(_value(role, a, b))
     return out
+
+
+def model_dropped(before: onnx.ModelProto, after: onnx.ModelProto) -> list[Dropped]:
+    """What ``before`` says of itself (:data:`MODEL_FIELDS`) that ``after`` no longer states: one :class:`Dropped`
+    (role ``model``, ``field`` one of :data:`MODEL_FIELDS`, ``where`` the metadata key) per field lost or changed.
+    A pass that writes the same model keeps its identity and its documentation (IR.md §Models, §Graphs, §Other
+    Metadata); a field ``before`` leaves empty is not compared."""
+    out: list[Dropped] = []
+
+    def props(x) -> dict[str, str]:
+        return {p.key: p.value for p in getattr(x, "metadata_props", ())}
+
+    for field, a, b in (("model", before, after), ("graph", before.graph, after.graph)):
+        if a.doc_string and b.doc_string != a.doc_string:
+            out.append(Dropped("model", "", f"{field} doc_string", "", a.doc_string, b.doc_string))
+        kept = props(b)
+        for k, v in props(a).items():
+            if kept.get(k) != v:
+                out.append(Dropped("model", "", f"{field} metadata_props", k, v, kept.get(k, "")))
+    if before.model_version and after.model_version != before.model_version:
+        out.append(Dropped("model", "", "model_version", "", str(before.model_version), str(after.model_version)))
+    if before.domain and after.domain != before.domain:
+        out.append(Dropped("model", "", "domain", "", before.domain, after.domain))
+    return out
+
+
+def describes_itself(model: onnx.ModelProto) -> bool:
+    """Whether ``model`` states any of :data:`MODEL_FIELDS` (a cheap pre-test)."""
+    g = model.graph
+    return bool(
+        model.doc_string
+        or len(model.metadata_props)
+        or model.model_version
+        or model.domain
+        or g.doc_string
+        or len(getattr(g, "metadata_props", ()))
+    )
 
 
 def describes(model: onnx.ModelProto) -> bool:

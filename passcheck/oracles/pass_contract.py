@@ -9,7 +9,9 @@ that keeps using its model after the pass would see it altered.
 A pass also keeps what its input says of the model's interface: ``description-dropped`` when the
 model it wrote no longer states a doc_string, metadata_props entry, type denotation or dim denotation
 of a main-graph input or output it kept (:mod:`passcheck.oracles.descriptions`: IR.md §Graphs,
-§Other Metadata, §Type Denotation; DimensionDenotation.md).
+§Other Metadata, §Type Denotation; DimensionDenotation.md), or what the model says of itself: its and its main
+graph's doc_string and metadata_props, its model_version and domain (IR.md §Models), less what the pass states it
+clears.
 """
 
 from __future__ import annotations
@@ -32,25 +34,33 @@ def check(run: FormRun) -> list[Finding]:
 def described(run: FormRun) -> list[Finding]:
     """``description-dropped`` when the pass's output no longer states a description its input gave a
     main-graph input or output it kept (details: ``fields``, the sorted field names of
-    :data:`descriptions.FIELDS` dropped, and ``dropped``, one line each)."""
+    :data:`descriptions.FIELDS` dropped, and ``dropped``, one line each); a second one when it no longer states
+    what the model said of itself (:func:`descriptions.model_dropped`; ``fields`` from
+    :data:`descriptions.MODEL_FIELDS`), less what the pass states it clears (:attr:`FormRun.clears`)."""
     out = run.output
-    if out is None or not descriptions.describes(run.model):
+    if out is None:
         return []
-    lost = descriptions.dropped(run.model, out)
-    if not lost:
-        return []
+    found = []
+    if descriptions.describes(run.model) and (lost := descriptions.dropped(run.model, out)):
+        found.append(_dropped(run, lost, "the graph's interface"))
+    if descriptions.describes_itself(run.model):
+        lost = [d for d in descriptions.model_dropped(run.model, out) if d.field not in run.clears]
+        if lost:
+            found.append(_dropped(run, lost, "the model itself"))
+    return found
+
+
+def _dropped(run: FormRun, lost: list, of: str) -> Finding:
     fields = sorted({d.field for d in lost})
-    return [
-        run.finding(
-            "description-dropped",
-            NAME,
-            f"{run.pass_id} dropped what its input says of the graph's interface ({', '.join(fields)}): "
-            + "; ".join(map(str, lost[:4]))
-            + (f"; and {len(lost) - 4} more" if len(lost) > 4 else ""),
-            fields=fields,
-            dropped=[str(d) for d in lost],
-        )
-    ]
+    return run.finding(
+        "description-dropped",
+        NAME,
+        f"{run.pass_id} dropped what its input says of {of} ({', '.join(fields)}): "
+        + "; ".join(map(str, lost[:4]))
+        + (f"; and {len(lost) - 4} more" if len(lost) > 4 else ""),
+        fields=fields,
+        dropped=[str(d) for d in lost],
+    )
 
 
 def mutated(run: FormRun) -> list[Finding]:

@@ -183,6 +183,10 @@ class PassAdapter:
     #: is told to leave them (Polygraphy's ``--no-fold-shapes``): the folding oracle then judges constant-only chains
     #: only, and parity excuses kept nodes that read a graph input or compute from its shape.
     folds_shapes: ClassVar[bool] = True
+    #: The descriptions of the model itself the pass states it removes (names of
+    #: :data:`passcheck.oracles.descriptions.MODEL_FIELDS`, e.g. ``graph doc_string``): the pass contract does not
+    #: call their loss a finding (onnx-ir's ClearMetadataAndDocStringPass clears the graph's, by its docstring).
+    clears: ClassVar[frozenset[str]] = frozenset()
     steps: tuple[str, ...] = ()
     doc: str = ""
 

@@ -9,7 +9,7 @@ from onnx import TensorProto, helper
 
 from passcheck.api import check_model
 from passcheck.mutations.registry import build_form
-from passcheck.oracles.descriptions import describes, dropped
+from passcheck.oracles.descriptions import MODEL_FIELDS, describes, describes_itself, dropped, model_dropped
 from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
 from passcheck.signature import Signature
 
@@ -96,11 +96,14 @@ def test_onnx_passes_that_drop_a_description_and_one_that_keeps_them():
     """docs/found.md rows 710 and 711 (onnx 1.23.2): the version converter rebuilds the graph's inputs
     and outputs from its IR, which holds no denotation and no metadata_props; shape inference
     (``mergeShapesAndTypes``) assigns an inferred dim that has a value over the declared one, its
-    denotation with it. ``extract_model`` keeps every description."""
+    denotation with it. ``extract_model`` keeps every description of the interface (not the model's own: below)."""
     m = _described()
     passes = ["onnx:convert-opset-19", "onnx:infer-shapes", "onnx:extract-model"]
     report = check_model(m, passes, isolation=False)
-    found = {p: [f for f in _cell(report, p).findings if f.kind == "description-dropped"] for p in passes}
+    found = {
+        p: [f for f in _cell(report, p).findings if f.kind == "description-dropped" and "interface" in f.message]
+        for p in passes
+    }
     (conv,) = found["onnx:convert-opset-19"]
     assert {"denotation", "dim-denotation", "metadata_props"} <= set(conv.details["fields"]), conv.message
     (infer,) = found["onnx:infer-shapes"]
@@ -108,3 +111,51 @@ def test_onnx_passes_that_drop_a_description_and_one_that_keeps_them():
         "output 'y': dim-denotation (dim 1) 'DATA_FEATURE' -> ''"
     ]
     assert found["onnx:extract-model"] == []
+
+
+def test_what_the_model_says_of_itself_is_compared_field_by_field():
+    m = _described()
+    m.model_version, m.domain = 7, "org.example"
+    assert describes_itself(m) and not describes_itself(_base()) and model_dropped(m, m) == []
+    bare = onnx.ModelProto()
+    bare.CopyFrom(m)
+    bare.doc_string = bare.graph.doc_string = bare.domain = ""
+    bare.model_version = 0
+    del bare.metadata_props[:]
+    del bare.graph.metadata_props[:]
+    assert {d.field for d in model_dropped(m, bare)} == set(MODEL_FIELDS)
+    assert model_dropped(bare, m) == []  # saying more is never a loss
+    bare.producer_name = "another tool"  # a tool may sign what it wrote
+    assert {d.field for d in model_dropped(m, bare)} == set(MODEL_FIELDS)
+
+
+@pytest.fixture
+def strip_model_doc():
+    def strip(model):
+        """Planted: a pass that writes the model anew, without the model's own doc_string."""
+        out = onnx.ModelProto()
+        out.CopyFrom(model)
+        out.doc_string = ""
+        return out
+
+    pid = register_pass(FunctionAdapter("test:strip-model-doc", strip, optimizes=False)).id
+    yield pid
+    unregister_pass(pid)
+
+
+def test_a_pass_dropping_the_model_doc_string_is_flagged_and_a_pass_that_states_it_clears_it_is_not(strip_model_doc):
+    """A planted pass dropping the model's doc_string is caught on the described form only; onnx-ir's
+    ClearMetadataAndDocStringPass clears the graph's doc_string and metadata_props by its own docstring
+    (``PassAdapter.clears``), so only what it does not state it clears could be a finding (none: it keeps the
+    model's own). ``onnx.utils.extract_model`` writes a new ModelProto from the graph and the opset imports alone:
+    the model's doc_string and metadata_props are lost (docs/found.md, session 43, lead)."""
+    passes = [strip_model_doc, "onnx-ir:clear-metadata-and-doc-string", "onnx:extract-model"]
+    report = check_model(_described(), passes, isolation=False)
+    own = {p: [f for f in _cell(report, p).findings if "the model itself" in f.message] for p in passes}
+    (planted,) = own[strip_model_doc]
+    assert planted.kind == "description-dropped" and planted.details["fields"] == ["model doc_string"], planted
+    assert own["onnx-ir:clear-metadata-and-doc-string"] == []
+    (extracted,) = own["onnx:extract-model"]
+    assert {"model doc_string", "model metadata_props"} <= set(extracted.details["fields"]), extracted.message
+    bare = check_model(_base(), [strip_model_doc], isolation=False)
+    assert not _cell(bare, strip_model_doc).findings
