@@ -27,7 +27,8 @@ not offered: it inserts ``Transpose(perm=[0, 2, 3, 1])`` behind the named inputs
 layout that changes the computation, not an optimization of it. Both declare ``optimizes`` (parity of op types
 between forms) and :attr:`OccOptimizerAdapter.by_type` = :data:`FOLDS` (it folds by op type alone); neither declares
 ``folds_constants``: the folder evaluates only those 18 op types (a constant Relu or a Shape stays by design), and
-``folds_shapes`` is False (no Shape method). A missing package is ``unavailable``.
+``folds_shapes`` is False (no Shape method). A missing package is ``unavailable``; so is a model holding an input-less
+node other than Constant / RandomNormal / RandomUniform (the folder's stated assumption, :data:`ASSUMES`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from passcheck.passes._base import PassAdapter
+from passcheck.passes._base import PassAdapter, PassUnsupported
 
 PREFIX = "occ:"
 #: variant -> keyword arguments of ``optimize_onnx_model`` (``stop_initializers`` True: every initializer's name).
@@ -46,6 +47,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "optimize": {},
     "optimize-stop-initializers": {"stop_initializers": True},
 }
+#: The assertion ``_dfs_calc`` states its assumption with (``_opt_const_folding.py``): a node with no inputs is a
+#: Constant, RandomNormal or RandomUniform. A model holding another input-less node (SequenceEmpty, a contrib or
+#: local op) is outside what the folder says it handles: ``unavailable`` with the tool's words, not a finding.
+ASSUMES = "Assume only the generator operation node hasn't any inputs"
 #: The op types ``OnnxGraphContext.calculate`` evaluates (its ``_On<op>`` methods, onnxconverter-common 1.14–1.16).
 FOLDS = frozenset(
     {
@@ -77,8 +82,9 @@ class OccOptimizerAdapter(PassAdapter):
     Attributes:
         variant: a key of :data:`VARIANTS`.
 
-    Raises (from :meth:`apply`): nothing of its own; whatever the tool raises on a model within opset 9+ is
-    recorded as ``crashed`` (its ``assert`` s and KeyErrors are not refusals it documents)."""
+    Raises (from :meth:`apply`): :class:`~passcheck.passes._base.PassUnsupported` for the folder's stated assumption
+    (:data:`ASSUMES`); whatever else the tool raises on a model within opset 9+ is recorded as ``crashed`` (its
+    bare ``assert`` s, KeyErrors and IndexErrors state no limit)."""
 
     tools = ("onnxconverter-common", "onnx")
     optimizes = True
@@ -104,7 +110,12 @@ class OccOptimizerAdapter(PassAdapter):
             kwargs["stop_initializers"] = [t.name for t in model.graph.initializer]
         with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
             warnings.simplefilter("ignore")
-            return optimize_onnx_model(model, **kwargs)
+            try:
+                return optimize_onnx_model(model, **kwargs)
+            except AssertionError as exc:
+                if ASSUMES in str(exc):
+                    raise PassUnsupported(f"onnxconverter-common's const_folding_optimizer: {exc}") from exc
+                raise
 
 
 ADAPTERS = tuple(OccOptimizerAdapter(v) for v in VARIANTS)

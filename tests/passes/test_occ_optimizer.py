@@ -96,6 +96,27 @@ def test_opset_8_is_outside_what_the_optimizer_takes():
     assert cell.status == "unavailable" and cell.findings == [], (cell.status, cell.findings)
 
 
+def test_an_input_less_node_the_folder_does_not_assume_is_unavailable():
+    """``_dfs_calc`` asserts "Assume only the generator operation node hasn't any inputs": a SequenceEmpty (valid,
+    Operators.md SequenceEmpty-11) is outside what the folder states it handles, so ``unavailable`` with its words
+    (planted break: dropping the ``except AssertionError`` in ``apply`` makes the cell ``crashed``)."""
+    graph = helper.make_graph(
+        [
+            helper.make_node("SequenceEmpty", [], ["s"], dtype=TensorProto.FLOAT),
+            helper.make_node("SequenceInsert", ["s", "x"], ["y"]),
+        ],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    element = helper.make_tensor_type_proto(TensorProto.FLOAT, [3])
+    graph.output[0].type.CopyFrom(helper.make_sequence_type_proto(element))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    cell = cell_of(_fresh("optimize"), model, "occopt/sequence-empty")
+    assert cell.status == "unavailable" and "generator operation" in (cell.error or ""), (cell.status, cell.error)
+    assert cell.findings == [], cell.findings
+
+
 def test_a_constant_spelled_value_floats_crashes_the_folder():
     """A real defect of the tool, reached by a valid spelling (Operators.md Constant-12: ``value_floats``):
     ``_OnConstant`` reads the ``value`` attribute only."""
