@@ -15,6 +15,7 @@ from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.external_data import SUFFIX as EXTERNAL_DATA
 from passcheck.passes.external_data import wrap as external_data
 from passcheck.passes.occ_float16 import ADAPTERS as OCC_FLOAT16
+from passcheck.passes.occ_optimizer import ADAPTERS as OCC_OPTIMIZER
 from passcheck.passes.onnx_external_load import ADAPTERS as ONNX_EXTERNAL_LOAD
 from passcheck.passes.onnx_graphsurgeon import ADAPTERS as ONNX_GS
 from passcheck.passes.onnx_inliner import ADAPTERS as INLINERS
@@ -39,6 +40,7 @@ from passcheck.passes.ort_dim_fix import ADAPTERS as ORT_DIM_FIX
 from passcheck.passes.ort_float16 import ADAPTERS as ORT_FLOAT16
 from passcheck.passes.ort_format import ADAPTERS as ORT_FORMAT
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
+from passcheck.passes.ort_qdq_helpers import ADAPTERS as ORT_QDQ_HELPERS
 from passcheck.passes.ort_qnn_preprocess import ADAPTERS as ORT_QNN
 from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
 from passcheck.passes.ort_quantize import ADAPTERS as ORT_QUANTIZE
@@ -88,6 +90,8 @@ for _adapter in (
     *ORT_QNN,
     *ORT_FORMAT,
     *OCC_FLOAT16,
+    *OCC_OPTIMIZER,  # onnxconverter-common's graph optimizer (optimize_onnx_model)
+    *ORT_QDQ_HELPERS,  # onnxruntime.tools.qdq_helpers.optimize_qdq_model (a load / save since ORT 1.15)
     *ORT_CONFIG,  # ort:<level>+<session config key>=<value>
     *ONNX_GS,
     *ONNX_TOOL,  # onnx-tool's shape inference, folding, Conv+BN fusion and reordering (extra install)
