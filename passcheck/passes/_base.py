@@ -220,6 +220,30 @@ class PassAdapter:
         finding: the pass is not run. Reads the model only; never raises."""
         return None
 
+    def stated_limit(self, model: onnx.ModelProto) -> str | None:
+        """The limit the tool's own source states ``model`` meets (its words), or None; :meth:`run` then records
+        ``unavailable`` (:data:`STATED_LIMIT`) without running it. This adapter's own (:meth:`own_stated_limit`),
+        else that of a pass in :attr:`steps`: a tool that runs another whole meets the other's stated limits too
+        (Polygraphy's FoldConstants imports with onnx-graphsurgeon, which skips a SPARSE_TENSOR attribute). Reads
+        the model only; a step id no registry knows is skipped."""
+        from passcheck.errors import PasscheckError
+        from passcheck.passes import get_pass
+
+        found = self.own_stated_limit(model)
+        for step in self.steps if found is None else ():
+            try:
+                adapter = get_pass(step)
+            except PasscheckError:
+                continue
+            found = None if adapter.unavailable_reason() else adapter.stated_limit(model)
+            if found is not None:
+                return f"{step} (run whole by {self.id}): {found}"
+        return found
+
+    def own_stated_limit(self, model: onnx.ModelProto) -> str | None:
+        """This tool's own stated limit ``model`` meets (:meth:`stated_limit`); None by default."""
+        return None
+
     def apply(self, model: onnx.ModelProto, workdir: Path) -> onnx.ModelProto:
         """Run the tool on ``model`` (a private copy) and return its output model.
 
@@ -243,6 +267,9 @@ class PassAdapter:
         reason = self.why_not(model)
         if reason:
             return PassOutcome(self.id, "unavailable", error=reason, versions=self.versions())
+        limit = self.stated_limit(model)
+        if limit is not None:
+            return PassOutcome(self.id, "unavailable", error=STATED_LIMIT + _one_para(limit), versions=self.versions())
         copy = onnx.ModelProto()
         copy.CopyFrom(model)
         given = copy.SerializeToString(deterministic=True)
