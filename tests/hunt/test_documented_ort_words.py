@@ -84,3 +84,42 @@ def test_without_the_runtime_words_rule_the_crash_meets_no_row(monkeypatch):
     monkeypatch.setattr(documented, "entries", lambda: tuple(strip))
     sig = Signature("occ:auto-mixed-precision", "acceptance", "rejected", (), "neutral-op", "Fail")
     assert documented.which(sig.key, {"signature": sig.to_json(), "message": message}) is None
+
+
+def test_a_qdq_matmul_of_an_int32_weight_refused_at_extended_is_row_51():
+    """found.md row 51 (session 14's table): DequantizeLinear-13 takes int32, QLinearMatMul does not; the hunt's
+    ``vary:elem-int32`` pairs (round 21k) meet it by onnxruntime's words (M517)."""
+    f = onnx.TensorProto.FLOAT
+    inits = [
+        numpy_helper.from_array(np.array(0.02, np.float32), "sx"),
+        numpy_helper.from_array(np.array(0, np.int8), "zx"),
+        numpy_helper.from_array(np.arange(32, dtype=np.int32).reshape(8, 4) - 16, "mq"),
+        numpy_helper.from_array(np.array(0.01, np.float32), "sw"),
+        numpy_helper.from_array(np.array(0, np.int32), "zw"),
+        numpy_helper.from_array(np.array(0.05, np.float32), "sy"),
+        numpy_helper.from_array(np.array(0, np.int8), "zy"),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"]),
+        helper.make_node("DequantizeLinear", ["mq", "sw", "zw"], ["wd"]),
+        helper.make_node("MatMul", ["xd", "wd"], ["m"], name="matmul"),
+        helper.make_node("QuantizeLinear", ["m", "sy", "zy"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "sy", "zy"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", f, [2, 8])],
+        [helper.make_tensor_value_info("y", f, [2, 4])],
+        inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    onnx.checker.check_model(model, full_check=True)
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    with pytest.raises(Exception, match="QLinearMatMul") as info:  # noqa: PT011 - onnxruntime's Fail has no class
+        ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    sig = Signature("ort:all", "acceptance", "rejected", (), "vary:elem-int32", "InvalidGraph")
+    message = f"ort:all declined: {info.value}"
+    assert documented.which(sig.key, {"signature": sig.to_json(), "message": message})["row"] == "51"
