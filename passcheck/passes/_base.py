@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from passcheck._versions import tool_version
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import onnx
 
 #: Outcome statuses. ``declined``: the tool refused the model with its own error;
@@ -28,6 +30,17 @@ class PassDeclined(Exception):
 
 #: How the error of an ``unavailable`` outcome begins when the tool itself stated the limit.
 STATED_LIMIT = "the tool states it does not support this: "
+
+
+#: Resolves a step's pass id to its adapter (:meth:`PassAdapter.stated_limit`); the registry sets it when it loads
+#: (:func:`set_step_lookup`), so this module imports no registry.
+_STEP_LOOKUP: Callable[[str], PassAdapter] | None = None
+
+
+def set_step_lookup(lookup: Callable[[str], PassAdapter]) -> None:
+    """Give :meth:`PassAdapter.stated_limit` the registry's id lookup (``passcheck.passes._registry.get_pass``)."""
+    global _STEP_LOOKUP
+    _STEP_LOOKUP = lookup
 
 
 class PassUnsupported(PassDeclined):
@@ -227,12 +240,11 @@ class PassAdapter:
         (Polygraphy's FoldConstants imports with onnx-graphsurgeon, which skips a SPARSE_TENSOR attribute). Reads
         the model only; a step id no registry knows is skipped."""
         from passcheck.errors import PasscheckError
-        from passcheck.passes import get_pass
 
         found = self.own_stated_limit(model)
-        for step in self.steps if found is None else ():
+        for step in self.steps if found is None or _STEP_LOOKUP is None else ():
             try:
-                adapter = get_pass(step)
+                adapter = _STEP_LOOKUP(step)
             except PasscheckError:
                 continue
             found = None if adapter.unavailable_reason() else adapter.stated_limit(model)
