@@ -123,8 +123,11 @@ def matches(rule: Mapping[str, Any], signature: Mapping[str, Any], message: str)
     """Whether a signature (:meth:`Signature.to_json`) and its finding's ``message`` meet an entry's ``match``: every
     field given holds (``pass`` a glob of the pass id, ``oracle``, ``kind``, ``ops_all`` op types the signature names
     all of, with those its ``aliases`` name: a crash's or a refusal's key names no op, its older key did; ``message``
-    a regular expression searched in the message). The rewrite is never part of it: a defect the docs record is the
-    same whichever spelling or neighbour reaches it, when the pass, the finding and the tool's own words agree."""
+    a regular expression searched in the message). The rewrite is not part of it, save where a row's defect *is* a
+    spelling's meaning (``rewrite``, a glob one ``>``-separated step of the signature's rewrite meets: a fed
+    overridable default, ``vary:default-fed``, is IR.md's "default value for that input", which rows 450 and 1277
+    treat as a constant; their findings carry no words of their own): a defect the docs record is otherwise the same
+    whichever spelling or neighbour reaches it, when the pass, the finding and the tool's own words agree."""
     import fnmatch
     import re
 
@@ -133,6 +136,9 @@ def matches(rule: Mapping[str, Any], signature: Mapping[str, Any], message: str)
     if any(k in rule and rule[k] != signature.get(k) for k in ("oracle", "kind")):
         return False
     if not set(rule.get("ops_all", ())) <= _ops(signature):
+        return False
+    steps = str(signature.get("rewrite") or "").split(">")
+    if "rewrite" in rule and not any(fnmatch.fnmatchcase(s.split("@", 1)[0], rule["rewrite"]) for s in steps):
         return False
     return "message" not in rule or re.search(rule["message"], message) is not None
 

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from passcheck._versions import tool_version
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import onnx
 
 #: Outcome statuses. ``declined``: the tool refused the model with its own error;
@@ -28,6 +30,17 @@ class PassDeclined(Exception):
 
 #: How the error of an ``unavailable`` outcome begins when the tool itself stated the limit.
 STATED_LIMIT = "the tool states it does not support this: "
+
+
+#: Resolves a step's pass id to its adapter (:meth:`PassAdapter.stated_limit`); the registry sets it when it loads
+#: (:func:`set_step_lookup`), so this module imports no registry.
+_STEP_LOOKUP: Callable[[str], PassAdapter] | None = None
+
+
+def set_step_lookup(lookup: Callable[[str], PassAdapter]) -> None:
+    """Give :meth:`PassAdapter.stated_limit` the registry's id lookup (``passcheck.passes._registry.get_pass``)."""
+    global _STEP_LOOKUP
+    _STEP_LOOKUP = lookup
 
 
 class PassUnsupported(PassDeclined):
@@ -224,6 +237,29 @@ class PassAdapter:
         finding: the pass is not run. Reads the model only; never raises."""
         return None
 
+    def stated_limit(self, model: onnx.ModelProto) -> str | None:
+        """The limit the tool's own source states ``model`` meets (its words), or None; :meth:`run` then records
+        ``unavailable`` (:data:`STATED_LIMIT`) without running it. This adapter's own (:meth:`own_stated_limit`),
+        else that of a pass in :attr:`steps`: a tool that runs another whole meets the other's stated limits too
+        (Polygraphy's FoldConstants imports with onnx-graphsurgeon, which skips a SPARSE_TENSOR attribute). Reads
+        the model only; a step id no registry knows is skipped."""
+        from passcheck.errors import PasscheckError
+
+        found = self.own_stated_limit(model)
+        for step in self.steps if found is None or _STEP_LOOKUP is None else ():
+            try:
+                adapter = _STEP_LOOKUP(step)
+            except PasscheckError:
+                continue
+            found = None if adapter.unavailable_reason() else adapter.stated_limit(model)
+            if found is not None:
+                return f"{step} (run whole by {self.id}): {found}"
+        return found
+
+    def own_stated_limit(self, model: onnx.ModelProto) -> str | None:
+        """This tool's own stated limit ``model`` meets (:meth:`stated_limit`); None by default."""
+        return None
+
     def apply(self, model: onnx.ModelProto, workdir: Path) -> onnx.ModelProto:
         """Run the tool on ``model`` (a private copy) and return its output model.
 
@@ -247,6 +283,9 @@ class PassAdapter:
         reason = self.why_not(model)
         if reason:
             return PassOutcome(self.id, "unavailable", error=reason, versions=self.versions())
+        limit = self.stated_limit(model)
+        if limit is not None:
+            return PassOutcome(self.id, "unavailable", error=STATED_LIMIT + _one_para(limit), versions=self.versions())
         copy = onnx.ModelProto()
         copy.CopyFrom(model)
         given = copy.SerializeToString(deterministic=True)

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from passcheck.errors import PasscheckError, RegistryError, UnknownIdError
 from passcheck.passes import onnxoptimizer_passes, onnxscript_rules
-from passcheck.passes._base import PassAdapter, default_opset
+from passcheck.passes._base import PassAdapter, default_opset, set_step_lookup
 from passcheck.passes.command import RECIPES, CommandAdapter, recipe
 from passcheck.passes.external_data import SUFFIX as EXTERNAL_DATA
 from passcheck.passes.external_data import wrap as external_data
@@ -207,6 +207,9 @@ def get_pass(pass_id: str) -> PassAdapter:
             f"PASS{EXTERNAL_DATA}",
         ],
     )
+
+
+set_step_lookup(get_pass)  # PassAdapter.stated_limit reads a step's limit through it (M519)
 
 
 def imports_of(pass_ids: Iterable[str]) -> tuple[str, ...]:

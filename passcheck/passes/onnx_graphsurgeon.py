@@ -84,15 +84,23 @@ class OnnxGraphsurgeonAdapter(PassAdapter):
             f"onnx_graphsurgeon: {call_text(name)}, graph = gs.import_onnx(model) (pip install onnx-graphsurgeon)"
         )
 
+    def own_stated_limit(self, model) -> str | None:
+        """gs's importer's warning when ``model`` holds an attribute type it skips (:func:`skipped_attribute_types`),
+        or None; a pass that runs gs whole meets it through its ``steps`` (``PassAdapter.stated_limit``)."""
+        skipped = skipped_attribute_types(model)
+        if not skipped:
+            return None
+        return (
+            f"onnx_graphsurgeon: Attribute of type {', '.join(skipped)} is currently unsupported. Skipping "
+            "attribute. (its importer's warning: the node would be exported without it)"
+        )
+
     def apply(self, model, workdir: Path):
         import onnx_graphsurgeon as gs
 
-        skipped = skipped_attribute_types(model)
-        if skipped:
-            raise PassUnsupported(
-                f"onnx_graphsurgeon: Attribute of type {', '.join(skipped)} is currently unsupported. Skipping "
-                "attribute. (its importer's warning: the node would be exported without it)"
-            )
+        limit = self.own_stated_limit(model)
+        if limit is not None:
+            raise PassUnsupported(limit)
         try:
             graph = gs.import_onnx(model)
             for method, kwargs in VARIANTS[self.name]:
