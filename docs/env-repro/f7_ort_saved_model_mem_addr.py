@@ -1,14 +1,14 @@
 """onnxruntime saving its optimized model (SessionOptions.optimized_model_filepath) when an optimizer created an
-initializer in memory: a blocked 4-bit weight (DequantizeLinear-21 of a uint4 initializer with a block-wise scale
-and no zero point, then MatMul and a bias Add; Operators.md DequantizeLinear-21 `block_size`) is fused into
-com.microsoft::MatMulNBits at ORT_ENABLE_ALL, and the saved model's new packed weight is written as external data at location
-`*/_ORT_MEM_ADDR_/*` with a process memory address as its offset (onnxruntime's in-memory marker, never a file), so
-neither onnx.checker nor onnxruntime can load the saved model (IR.md "External Tensor Data": `location` is a file path
-relative to the model; onnxruntime 1.20.1). onnxruntime 1.22.1 writes that weight inline instead, with the wrong bytes
-(its first eight are a heap address), so the saved model loads and computes otherwise (3.7 off where the session that
-saved it is 0.04 off the float reference). No passcheck. Exits 1 while the saved model refers to in-memory data, fails
-to load or computes otherwise than the session that saved it; 0 once it loads and computes the same (and where
-onnxruntime registers no uint4, which cannot judge it)."""
+initializer in memory: a blocked 4-bit weight (DequantizeLinear-21 of a uint4 initializer with a block-wise scale and
+no zero point, then MatMul and a bias Add; Operators.md DequantizeLinear-21 `block_size`) is fused into
+com.microsoft::MatMulNBits at ORT_ENABLE_ALL, and the saved model's new packed weight is written as external data at
+location `*/_ORT_MEM_ADDR_/*` with a process memory address as its offset (onnxruntime's in-memory marker, never a
+file), so neither onnx.checker nor onnxruntime can load the saved model (IR.md "External Tensor Data": `location` is
+a file path relative to the model; onnxruntime 1.20.1). onnxruntime 1.22.1 writes that weight inline instead, with
+the wrong bytes (its first eight are a heap address), so the saved model loads and computes otherwise (3.7 off where
+the session that saved it is 0.04 off the float reference). No passcheck. Exits 1 while the saved model refers to
+in-memory data, fails to load or computes otherwise than the session that saved it; 0 once it loads and computes the
+same (and where onnxruntime registers no uint4, which cannot judge it)."""
 
 import os
 import sys
