@@ -89,6 +89,35 @@ def differences(cells: Iterable[CellResult]) -> list[Difference]:
     return sorted(out, key=lambda d: not d.headline)
 
 
+def merged(diffs: Sequence[Difference]) -> list[tuple[Difference, list[str]]]:
+    """The differences with rows that say the same thing joined: each first row with the pass ids of
+    the later rows of the same case and form whose labels and per-environment texts (the pass id
+    masked) are equal, in order. Several passes that are one tool under another name (a level and its
+    config-keyed variants, ``ort:all+<key>``, when the key changes nothing there) then read as one
+    row naming its other passes, instead of one headline per pass. ``differences`` and its count keep
+    every row."""
+    out: list[tuple[Difference, list[str]]] = []
+    seen: dict[tuple, int] = {}
+    for d in diffs:
+        key = (
+            d.case,
+            d.form,
+            d.headline,
+            tuple(sorted(d.labels.items())),
+            tuple(sorted((e, w.replace(d.pass_id, "{pass}")) for e, w in d.why.items())),
+        )
+        if key in seen:
+            out[seen[key]][1].append(d.pass_id)
+        else:
+            seen[key] = len(out)
+            out.append((d, []))
+    return out
+
+
+def _also(others: Sequence[str]) -> str:
+    return f" (the same under {len(others)} more: {', '.join(others)})" if others else ""
+
+
 def render_terminal(
     cells: Sequence[CellResult], environments: dict[str, Any], console=None, *, tables: bool = True
 ) -> None:
@@ -112,9 +141,12 @@ def render_terminal(
     diffs = differences(cells)
     if diffs:
         console.print(Text("Differences across environments", style="bold"))
-    for d in diffs:
+    for d, others in merged(diffs):
         console.print(
-            Text(("HEADLINE " if d.headline else "") + d.text(), style="bold red" if d.headline else "yellow")
+            Text(
+                ("HEADLINE " if d.headline else "") + d.text() + _also(others),
+                style="bold red" if d.headline else "yellow",
+            )
         )
         for e, why in d.why.items():
             console.print(Text(f"    {e}: {why}"))
@@ -190,10 +222,11 @@ def render_markdown(
         out += ["", *(f"- **{_esc(n)}**" if n.startswith("PARTIAL") else f"- {_esc(n)}" for n in notes)]
     if diffs:
         out += ["", "## Differences across environments", ""]
-        for d in diffs:
+        for d, others in merged(diffs):
             out.append(
                 f"- {'**headline** ' if d.headline else ''}`{d.case}` | {d.form} | `{d.pass_id}`: "
                 + "; ".join(f"{lab} on {e}" for e, lab in d.labels.items())
+                + _esc(_also(others))
             )
             for e, why in d.why.items():
                 out.append(f"  - {e}: {_esc(why)}" + (f" — `{d.repro[e]}`" if d.repro.get(e) else ""))

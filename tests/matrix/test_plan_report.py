@@ -75,6 +75,38 @@ def test_ok_here_failing_there_is_a_headline_naming_error_and_env():
     assert "**headline**" in md and "| `fam/c0` | odd | `p1` | rejected | ok | skip |" in md
 
 
+def _named(env, pass_id, found, why="declined: boom"):
+    """A cell whose finding's message names its pass, as an adapter's error text does."""
+    f = [Finding("rejected", "acceptance", "fam/c0", "odd", pass_id, f"{pass_id} {why}", env=env)] if found else []
+    return CellResult("fam/c0", "odd", pass_id, "changed", env=env, findings=f)
+
+
+def test_rows_saying_the_same_under_several_passes_print_once():
+    # a level and two config-keyed variants fail alike on e1 (the message names each pass), a
+    # third variant fails otherwise, a fourth pass fails on e2: three rows, the first naming two more
+    cells = [_named("e1", p, True) for p in ("lvl", "lvl+a=1", "lvl+b=1")]
+    cells += [_named("e1", "lvl+c=1", True, why="declined: another error")]
+    cells += [_named("e1", "other", False), _named("e2", "other", True)]
+    cells += [_named("e2", p, False) for p in ("lvl", "lvl+a=1", "lvl+b=1", "lvl+c=1")]
+    diffs = report.differences(cells)
+    assert len(diffs) == 5 and all(d.headline for d in diffs)
+    rows = report.merged(diffs)
+    assert [(d.pass_id, others) for d, others in rows] == [
+        ("lvl", ["lvl+a=1", "lvl+b=1"]),
+        ("lvl+c=1", []),
+        ("other", []),
+    ]
+    md = report.render_markdown(cells, {"e1": {}, "e2": {}})
+    assert md.count("**headline**") == 3 and "(the same under 2 more: lvl+a=1, lvl+b=1)" in md
+    from rich.console import Console
+
+    console = Console(record=True, width=400)
+    report.render_terminal(cells, {"e1": {}, "e2": {}}, console, tables=False)
+    text = console.export_text()
+    assert text.count("HEADLINE") == 3 and "fam/c0 | odd | lvl: rejected on e1; ok on e2 (the same under 2 more" in text
+    assert "5 rows differ across environments (5 headlines)" in text
+
+
 def test_same_verdict_everywhere_is_no_difference():
     cells = [_cell(e, "odd", found=True) for e in ENVS]
     assert report.differences(cells) == []
