@@ -16,9 +16,9 @@ from onnx import TensorProto, helper, numpy_helper
 
 from passcheck.hunt.probe import Setting, probe
 from passcheck.mutations import REWRITES, verify_equivalent
+from passcheck.mutations._shapes import known
 from passcheck.mutations.cast_across import MOVEMENT, widths
 from passcheck.mutations.registry import build_form
-from passcheck.mutations._shapes import known
 from tests.hunt.conftest import run_unoptimized
 
 R = REWRITES["cast-across-movement"]
