@@ -35,23 +35,36 @@ def _session_error(model: onnx.ModelProto) -> str | None:
 
 
 def test_no_drawn_elem_neighbour_lacks_a_cpu_kernel():
+    """60 elem neighbours the hunt can draw, one each of the first 60 bases that offer one in a seeded order of the
+    whole library (3,264 bases, gated families included; each base's neighbour drawn by a generator seeded with its
+    id): none is refused by a real session for a missing kernel. Listing every base's elem neighbours (10,898) to
+    sample 60 of them was 12.9 s of CPU; drawing bases first lists 79 (2.3 s), and any base may still be met."""
     from passcheck.hunt.space import bases
 
-    drawn = {}  # every elem neighbour the hunt can draw, built only once sampled (about 6,000 of them)
-    for base in bases(["*"], generated=False):
+    library = sorted(bases(["*"], generated=False), key=lambda b: b.id)  # the seeded order reads ids, not load order
+    drawn = {}
+    for base in random.Random(1).sample(library, len(library)):
         try:
             model = base.model()
         except Exception:  # noqa: BLE001 - a base that does not build is not this test's
             continue
         # the elem family alone: the forms the full listing draws (test_the_elem_listing_is_the_full_listings_elem)
-        for form in variation.neighbours(model, random.Random(0), family="elem"):
+        if forms := variation.neighbours(model, random.Random(0), family="elem"):
+            form = random.Random(f"1:{base.id}").choice(forms)
             drawn[f"{base.id} {form}"] = (model, form)
-    sample = sorted(random.Random(1).sample(sorted(drawn), min(60, len(drawn))))
+            if len(drawn) == 60:
+                break
+    sample = sorted(drawn)
     built = {k: b[0] for k in sample if (b := variation.build(*drawn[k])) is not None}  # None: the hunt skips it
     assert len(built) >= 55, sorted(set(sample) - set(built))
     assert len({k.rsplit("elem-", 1)[1].split("@")[0] for k in built}) >= 4, sample  # several target types
     refused = {k: why for k, m in built.items() if (why := _session_error(m)) is not None}
-    assert not refused, refused
+    # a missing kernel is onnxruntime's "Could not find an implementation for Op(version) node"; a refusal of
+    # another kind is an upstream defect a valid neighbour shows, which the hunt's gate drops ("onnxruntime rejects
+    # common"): docs/found.md row 71, CenterCropPad-18's expanded body with an int32 shape (Tind allows it)
+    missing = {k: why for k, why in refused.items() if "Could not find an implementation" in why}
+    assert not missing, missing
+    assert len(built) - len(refused) >= 50, refused
 
 
 def test_the_elem_listing_is_the_full_listings_elem_forms():
