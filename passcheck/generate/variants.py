@@ -82,10 +82,13 @@ def const_all(node: Node, subject_id: str) -> Node | None:
 def const_attr_pairs(node: Node, subject_id: str) -> list[Pair]:
     """``const-operands.<label>`` per non-default attribute value of :func:`.attr_values.non_default`: the
     constant-operand variant (static vs symbolic), or, for a one-input op, the input constant as an initializer
-    vs as a Constant node."""
+    vs as a Constant node. None below IR 4 (opsets 1-7 of the default domain: :func:`.model.to_model` stamps IR 3),
+    where IR.md makes every initializer a graph input too, a default the caller may override, not a constant."""
     from passcheck.generate.attr_values import non_default
 
-    out = []
+    out: list[Pair] = []
+    if not node.domain and node.opset <= 7:
+        return out
     for label, v in non_default(node):
         detail = f"const-operands.{label}"
         if (c := const_operands(v, subject_id)) is not None:
