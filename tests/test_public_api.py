@@ -59,6 +59,7 @@ def test_every_default_pass_is_documented_and_every_oracle_catalogued():
         "block_steps",  # a weight-only quantizer's block scales: the numeric oracle's bound for MatMulNBits (M445)
         "sequence_dims",  # the dims a sequence's type cannot carry: parity's precision leaves them out (lead, s41)
         "frozen_draws",  # an output a random op draws is still drawn after the pass: the folding oracle's (M508)
+        "random_ops",  # which nodes draw, from the schemas' NonDeterministic marks: numeric and frozen_draws (M524)
         "text_shapes",  # shape rules the docs state that no tool enforces: the hunt's and the generator's gates (M197)
         "index_ties",  # an ArgMax / ArgMin / TopK index the unoptimized run chose among (near-)ties (M258, M278)
         "compare_ties",  # a comparison / Where its operands' rounding decided: unchecked there (M279)

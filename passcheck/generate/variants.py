@@ -9,6 +9,9 @@ bases on it).
 - ``default-values``: the optional inputs whose default the domain table states (``defaults``, taken
   from the operator's spec text) written as initializers holding it, paired with the form that omits
   them (onnx Operators.md: an omitted optional input takes its stated default).
+- ``const-operands.<attr>-<value>``: the same constant operands under each non-default attribute value
+  :mod:`.attr_values` derives from the schema (``transB``, ``axis``, ``perm``, ``group``); an op with one data
+  input has it constant (as an initializer, vs as a Constant node), so a pass folds the whole node.
 - ``broadcast``: for ops whose schema doc says *multidirectional* broadcasting (onnx
   docs/Broadcasting.md), the data inputs with size-1 dims ((2, 1, 4) with (1, 3, 1)); for
   *unidirectional* ones, the last data input with size-1 dims.
@@ -60,6 +63,44 @@ def const_operands(node: Node, subject_id: str) -> Node | None:
         if i.name in fed:
             i.value, i.mode = fed[i.name], "initializer"
     return v
+
+
+def const_all(node: Node, subject_id: str) -> Node | None:
+    """``node`` with its only data input an initializer holding its feed; None unless it has exactly one
+    (bfloat16 stays a graph input)."""
+    data = _data(node)
+    if len(data) != 1 or data[0].elem == BF16:
+        return None
+    fed = _feeds(node, subject_id, [data[0].name])
+    v = node.copy()
+    for i in v.inputs:
+        if i.name in fed:
+            i.value, i.mode = fed[i.name], "initializer"
+    return v
+
+
+def const_attr_pairs(node: Node, subject_id: str) -> list[Pair]:
+    """``const-operands.<label>`` per non-default attribute value of :func:`.attr_values.non_default`: the
+    constant-operand variant (static vs symbolic), or, for a one-input op, the input constant as an initializer
+    vs as a Constant node. None below IR 4 (opsets 1-7 of the default domain: :func:`.model.to_model` stamps IR 3),
+    where IR.md makes every initializer a graph input too, a default the caller may override, not a constant."""
+    from passcheck.generate.attr_values import non_default
+
+    out: list[Pair] = []
+    if not node.domain and node.opset <= 7:
+        return out
+    for label, v in non_default(node):
+        detail = f"const-operands.{label}"
+        if (c := const_operands(v, subject_id)) is not None:
+            out.append(variant_pair(detail, c, f"constant operands with {label}"))
+        elif (c := const_all(v, subject_id)) is not None:
+            k = c.copy()
+            for i in k.inputs:
+                if i.value is not None and i.mode == "initializer" and i.name == _data(v)[0].name:
+                    i.mode = "constant"
+            forms = {"common": (c, "static", ""), "constant": (k, "static", "the operand as a Constant node")}
+            out.append(Pair("variant", detail, forms, f"the only data input constant with {label}"))
+    return out
 
 
 def default_values(node: Node) -> tuple[Node, Node, list[str]] | None:
@@ -156,6 +197,7 @@ def pairs(node: Node, ctx: Ctx, subject_id: str) -> list[Pair]:
     if (c := const_operands(node, subject_id)) is not None:
         names = [i.name for i in c.inputs if i.value is not None and i.name in {d.name for d in _data(node)}]
         out.append(variant_pair("const-operands", c, f"inputs {', '.join(names)} as initializers holding their feeds"))
+    out += const_attr_pairs(node, subject_id)
     if (d := default_values(node)) is not None:
         written, omitted, names = d
         out.append(

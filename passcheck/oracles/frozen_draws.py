@@ -1,10 +1,12 @@
 """A draw frozen by a pass: a graph output the given model computes from a random op that the pass output no longer
 computes from one.
 
-``RandomNormal``, ``RandomUniform``, their ``*Like`` forms, ``Bernoulli`` and ``Multinomial`` (numeric's
-:data:`~passcheck.oracles.numeric.RANDOM`) draw anew on every run (Operators.md: "generate a tensor with random
-values"; ``seed`` only makes the sequence reproducible; onnx 1.23's schemas mark each
-``NodeDeterminism.NonDeterministic``). A pass that evaluates such a node once and writes its sample as a constant
+The ops onnx's schemas mark ``NodeDeterminism.NonDeterministic`` (:mod:`passcheck.oracles.random_ops`:
+``RandomNormal``, ``RandomUniform``, their ``*Like`` forms, ``Bernoulli`` and ``Multinomial`` in onnx 1.23; If / Loop /
+Scan / SequenceMap only through their bodies; AffineGrid's mark left out as a schema slip) and a ``Dropout`` in
+training mode draw anew on every run (Operators.md: "generate a tensor with random values"; Dropout: "If
+``training_mode`` is true then the output Y will be a random dropout"; ``seed`` only makes the sequence
+reproducible). A pass that evaluates such a node once and writes its sample as a constant
 turns a per-run draw into a fixed tensor: every later run returns the same "random" values. onnxruntime's and
 onnxscript's constant folding skip these ops for that reason; the numeric oracle cannot see it (a drawn output is
 compared by dtype and shape only). Judged on the main graph (:func:`~passcheck.oracles.numeric.drawn`: through

@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from passcheck.oracles import rounding
+from passcheck.oracles import random_ops, rounding
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.oracles.compare_ties import flipped_positions
@@ -330,13 +330,12 @@ def checked(run: FormRun) -> list[Finding]:
     return found
 
 
-#: Ops whose values are draws (Operators.md RandomNormal, RandomUniform, their ``*Like``,
-#: Multinomial, Bernoulli: values from a generator, ``seed`` optional): onnxruntime advances a
-#: seeded generator at every ``Run`` of a session, so two runs of one model differ. Outputs
+#: Ops whose values are draws, derived from the schemas' ``NonDeterministic`` marks
+#: (:data:`passcheck.oracles.random_ops.RANDOM`: RandomNormal, RandomUniform, their ``*Like``, Multinomial,
+#: Bernoulli in onnx 1.23); a Dropout in training mode draws too (:func:`passcheck.oracles.random_ops.draws`).
+#: onnxruntime advances a seeded generator at every ``Run`` of a session, so two runs of one model differ. Outputs
 #: computed from one are compared by dtype and shape only (counted in the cell's coverage).
-RANDOM = frozenset(
-    {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"}
-)
+RANDOM = random_ops.RANDOM
 
 
 def random_functions(model: Any) -> frozenset[tuple[str, str]]:
@@ -356,16 +355,23 @@ def drawn(model: Any) -> set[str]:
         return set()
     functions, known = {(f.domain, f.name): f for f in model.functions}, {}
     tainted: set[str] = set()
+    consts, opset = random_ops.constants_of(model.graph), _default_opset(model)
     for n in model.graph.node:  # nodes are in topological order (IR.md §Graphs)
-        if _draws([n], functions, known) or any(i in tainted for i in n.input if i):
+        if _draws([n], functions, known, consts=consts, opset=opset) or any(i in tainted for i in n.input if i):
             tainted.update(o for o in n.output if o)
     return {o.name for o in model.graph.output if o.name in tainted}
 
 
-def _draws(nodes, functions: dict, known: dict, seen: tuple = ()) -> bool:
-    """Whether one of ``nodes`` draws (see :func:`random_functions`); ``known`` memoizes functions."""
+def _default_opset(model: Any) -> int | None:
+    """The model's default-domain opset (None when it imports none)."""
+    return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
+
+
+def _draws(nodes, functions: dict, known: dict, seen: tuple = (), consts: dict | None = None, opset=None) -> bool:
+    """Whether one of ``nodes`` draws (see :func:`random_functions`); ``known`` memoizes functions; ``consts`` and
+    ``opset`` are the main graph's (:func:`random_ops.draws`), unknown inside functions and bodies."""
     for n in nodes:
-        if n.op_type in RANDOM and n.domain in ("", "ai.onnx"):
+        if random_ops.draws(n, consts, opset):  # in a body or function a Dropout's mode counts as possibly true
             return True
         key = (n.domain, n.op_type)
         if key in functions and key not in seen:
