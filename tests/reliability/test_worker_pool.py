@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 from pathlib import Path
 
@@ -46,10 +45,13 @@ def _pid(model: onnx.ModelProto) -> int:
     return os.getpid()
 
 
-def _wait_then_pid(model: onnx.ModelProto, started: str) -> int:
-    """Says it started (file ``started``), then answers only after a while: a reply that arrives late."""
-    Path(started).write_text(str(os.getpid()))
-    time.sleep(3)
+def _wait_then_pid(model: onnx.ModelProto, folder: str) -> int:
+    """Says it started (file ``started``), then answers -1 once the test releases it (file ``release``): the
+    reply that arrives after the parent stopped waiting for it."""
+    Path(folder, "started").write_text(str(os.getpid()))
+    deadline = time.monotonic() + 120
+    while not Path(folder, "release").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
     return -1
 
 
@@ -107,35 +109,41 @@ def test_a_crash_in_a_pooled_worker_is_a_finding_and_the_next_check_gets_a_fresh
     assert set(_pids(tmp_path)[-2:]) == {fresh}  # the new worker is the one kept from then on
 
 
-def test_a_worker_that_owes_a_reply_is_not_handed_on(tmp_path):
+def test_a_worker_that_owes_a_reply_is_not_handed_on(tmp_path, monkeypatch):
     """An interrupt while a job runs, caught inside the block: the block ends normally, but the worker still owes
-    that job's reply; the next block's job must get its own answer from a new worker, not the late one."""
+    that job's reply (sent once the test releases the job); the next block's job must get its own answer from a
+    new worker, not the late one. The interrupt is raised from the parent's wait once the job said it started."""
+    from passcheck.execution import worker as worker_module
+
+    real_poll, armed = worker_module._poll, []
+
+    def poll(conn, timeout):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while deadline is None or time.monotonic() < deadline:
+            if real_poll(conn, 0.05):
+                return True
+            if armed and (tmp_path / "started").exists():
+                armed.clear()
+                (tmp_path / "release").touch()  # the job answers now, to a parent no longer waiting
+                raise KeyboardInterrupt
+        return False
+
+    monkeypatch.setattr(worker_module, "_poll", poll)
     pool.clear()
     model = helper.make_model(helper.make_graph([], "g", [], []))
-    started = tmp_path / "started"
     try:
-        with executor_for(None, timeout=60) as ex:
+        with executor_for(None, timeout=120) as ex:
             first = ex.call(_pid, model)
-            threading.Thread(target=_interrupt_when, args=(started,), daemon=True).start()
+            armed.append(True)
             with pytest.raises(KeyboardInterrupt):
-                ex.call(_wait_then_pid, model, str(started))
-        assert int(started.read_text()) == first
-        with executor_for(None, timeout=60) as again:
+                ex.call(_wait_then_pid, model, str(tmp_path))
+        assert int((tmp_path / "started").read_text()) == first
+        with executor_for(None, timeout=120) as again:
             assert again is ex  # the same executor object is kept …
             answer = again.call(_pid, model)
         assert answer not in (-1, first)  # … but not the worker that owed a reply
     finally:
         pool.clear()
-
-
-def _interrupt_when(started: Path) -> None:
-    """Ctrl-C for the main thread once the job said it started (a deadline, no fixed wait)."""
-    import _thread
-
-    deadline = time.monotonic() + 120
-    while not started.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    _thread.interrupt_main()
 
 
 def test_a_block_that_raises_closes_its_worker_and_other_keys_get_their_own(tmp_path, monkeypatch):
