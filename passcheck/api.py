@@ -84,8 +84,9 @@ def run(
 
     Args:
         executor: how each pass and model run is done; when None, an
-            :class:`~passcheck.passes.isolation.IsolatedExecutor` started and stopped by this call
-            (a crashing or hanging pass costs its cell), or in process with ``isolation=False``.
+            :class:`~passcheck.passes.isolation.IsolatedExecutor` leased for this call from the process's
+            pool (:mod:`passcheck.execution.pool`: kept for the next call; a crashing or hanging pass costs its
+            cell), or in process with ``isolation=False``.
         timeout: seconds one pass or model run may take in that executor (None: 300).
         on_cell: called with each cell as soon as it is final (streaming).
         skip_cells: ``(case, form, pass_id) → True`` for cells already done (resume); a case

@@ -29,8 +29,9 @@ class Session:
     Args:
         env: the environment id recorded in every cell.
         executor: how passes and model runs are done; None: an
-            :class:`~passcheck.passes.isolation.IsolatedExecutor` started and stopped with the
-            session (``isolation=False``: in process).
+            :class:`~passcheck.passes.isolation.IsolatedExecutor` leased for the session from the
+            process's pool (:mod:`passcheck.execution.pool`: a worker an earlier session of this process
+            returned, else a new one; ``isolation=False``: in process).
         timeout / memory_mb: limits of that executor (seconds per pass or model run; MB).
         preload: case modules the isolated worker imports (their passes may be user code).
         warm: tool modules the isolated worker's template imports ahead

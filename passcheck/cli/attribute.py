@@ -54,9 +54,8 @@ def handle(args) -> int:
     from passcheck.attribution.forms import find
     from passcheck.cli._common import check_outputs, read_run
     from passcheck.errors import PasscheckError
-    from passcheck.passes.isolation import IsolatedExecutor
+    from passcheck.passes.isolation import executor_for
     from passcheck.report.json_report import atomic_write
-    from passcheck.runtime import isolated_tools
 
     check_outputs(args)
     cells, _envs = read_run(args.report)
@@ -74,7 +73,7 @@ def handle(args) -> int:
         print(
             "no unexpected ort:* or shape-inference parity finding in the report: nothing to attribute", file=sys.stderr
         )
-    with IsolatedExecutor() as ex, isolated_tools.within(ex):  # M311
+    with executor_for(None) as ex:  # its worker holds the tools' block too (M311); kept for the next (M530)
         for f in todo:
             f.attribution, note = attribute(f, ex, args.cases_from, args.max_sessions)
             print(

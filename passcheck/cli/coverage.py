@@ -155,8 +155,7 @@ def handle(args) -> int:
 def _recheck(args) -> int:
     from passcheck.coverage.recheck import recheck
     from passcheck.errors import PasscheckError
-    from passcheck.passes.isolation import IsolatedExecutor
-    from passcheck.runtime import isolated_tools
+    from passcheck.passes.isolation import executor_for
 
     try:
         with open(args.recheck, encoding="utf-8") as f:
@@ -171,7 +170,7 @@ def _recheck(args) -> int:
         and (not args.entry or any(fnmatch.fnmatchcase(r["key"], g) for g in args.entry))
     ]
     failed = []
-    with IsolatedExecutor() as ex, isolated_tools.within(ex):  # M311
+    with executor_for(None) as ex:  # its worker holds the tools' block too (M311); kept for the next (M530)
         for r in chosen:
             ok, effect = recheck(r["evidence"][0], ex)
             if not ok:

@@ -86,10 +86,9 @@ def handle(args) -> int:
 
 def _attribute(f, cases_from) -> list[str]:
     from passcheck.attribution.dispatch import attribute
-    from passcheck.passes.isolation import IsolatedExecutor
-    from passcheck.runtime import isolated_tools
+    from passcheck.passes.isolation import executor_for
 
-    with IsolatedExecutor() as ex, isolated_tools.within(ex):  # M311
+    with executor_for(None) as ex:  # its worker holds the tools' block too (M311); kept for the next (M530)
         attribution, note = attribute(f, ex, cases_from)
     print(f"attribution: {', '.join(attribution) or note}")
     return attribution

@@ -117,6 +117,7 @@ class Worker:
         self._proc: Any = None
         self._conn: Any = None
         self._ready = False  # the running worker said READY (else it is still starting: see start())
+        self._pending = 0  # replies the running worker owes (a job sent and not yet answered: an interrupted wait)
         self._held = process.Kept(process.kept_budget(memory_mb))  # digests and sizes of what the worker keeps
         self._fixed = 0  # depth of fixed_models() blocks
         self._digests: dict[int, tuple[Any, bytes]] = {}  # id(model) → (model, digest), inside fixed_models()
@@ -167,6 +168,22 @@ class Worker:
         self._stop()
         shutil.rmtree(self._dir, ignore_errors=True)
 
+    def reset(self) -> None:
+        """Forget what one front-door block left in this object (its log's text, the digests of a
+        :meth:`fixed_models` block), keeping the worker process and what it keeps by digest: the
+        pool (:mod:`passcheck.execution.pool`) calls it before handing the worker to the next block. A worker
+        that still owes a reply (a wait that was interrupted) is stopped: its answer would be read as the next
+        job's; the next job starts a new one."""
+        if self._pending:
+            self._stop()
+        self._digests.clear()
+        self._log.write_bytes(b"")  # the worker appends (O_APPEND): its next job's output starts at 0
+
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id, None when none runs (not started yet, or stopped after a death)."""
+        return None if self._proc is None else self._proc.pid
+
     @property
     def folder(self) -> Path:
         """The worker's own folder (its log and TMPDIR), removed by :meth:`close`."""
@@ -195,7 +212,7 @@ class Worker:
             job, as after :meth:`run`); :data:`UNPICKLABLE` or a :class:`Died` when the worker did
             not take the batch at all (as :meth:`run`).
         """
-        early, offset = self._hand_over(blob, data, self._dir)
+        early, offset = self._hand_over(blob, data, self._dir, count)
         if early is not None:
             return early
         replies: list[Any] = []
@@ -208,9 +225,9 @@ class Worker:
             replies.append(reply)
         return replies
 
-    def _hand_over(self, blob: bytes, data: bytes, workdir: Path) -> tuple[Any, int]:
-        """Send a job to the persistent worker: (None, the log's offset when it was sent) once the
-        worker took it, else (what :meth:`run` answers instead, 0).
+    def _hand_over(self, blob: bytes, data: bytes, workdir: Path, count: int = 1) -> tuple[Any, int]:
+        """Send a job (a batch of ``count``) to the persistent worker: (None, the log's offset when it was
+        sent) once the worker took it, else (what :meth:`run` answers instead, 0).
 
         Raises:
             WorkerStartError: no worker could take it, twice.
@@ -218,10 +235,13 @@ class Worker:
         for attempt in (1, 2):
             self._ensure_worker()
             offset = self._log.stat().st_size
+            self._pending = count  # owed from the send on: an interrupt before the answers leaves them owed
             ack = self._submit(blob, data, workdir)
             if ack is not None or attempt == 2:
                 break
             self._stop()  # the worker was already dead (killed between jobs): start a new one, once
+        if ack != "started":
+            self._pending = 0
         if ack is None:  # no worker took the job, twice: passcheck cannot run anything isolated here
             raise self._start_error()
         if ack == UNPICKLABLE:
@@ -353,6 +373,8 @@ class Worker:
             ready, reply = True, None
         seconds = time.perf_counter() - start
         if reply is not None:
+            if proc is self._proc:
+                self._pending = max(0, self._pending - 1)
             return reply
         if not ready:
             process.kill_group(proc)
@@ -409,6 +431,7 @@ class Worker:
             self._conn.close()
         self._proc = self._conn = None
         self._ready = False
+        self._pending = 0
         self._held.clear()  # a new worker keeps no model
 
     def _start_error(self, why: str = "") -> WorkerStartError:

@@ -50,13 +50,12 @@ def library_map(
     bases=None,
 ) -> CoverageMap:
     """The map over :func:`chosen_bases` (or ``bases``), observed in ``executor`` (an
-    :class:`~passcheck.passes.isolation.IsolatedExecutor`, a new one when None) and cached per
+    :class:`~passcheck.passes.isolation.IsolatedExecutor`, the process's pooled one when None) and cached per
     tool version (:mod:`passcheck.coverage.cache`; ``refresh`` observes everything again). With
     the whole library (no ``patterns``, no ``bases``, ``generated``), the
     :func:`reference_only_bases` too, under the :data:`RUNTIME_FREE` tools only."""
     from passcheck.coverage.cache import Cache
-    from passcheck.passes.isolation import IsolatedExecutor
-    from passcheck.runtime import isolated_tools
+    from passcheck.passes.isolation import executor_for
 
     chosen = list(bases) if bases is not None else chosen_bases(patterns, generated, all_forms)
     free = [t for t in tools if t in RUNTIME_FREE]
@@ -69,5 +68,5 @@ def library_map(
 
     if executor is not None:
         return run(executor)
-    with IsolatedExecutor() as ex, isolated_tools.within(ex):  # its forms' inference in that worker too (M311)
+    with executor_for(None) as ex:  # its worker holds the tools' block too (M311); kept for the next (M530)
         return run(ex)

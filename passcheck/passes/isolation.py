@@ -47,6 +47,7 @@ from passcheck.execution import (
     Died,
     Worker,
     payloads,
+    pool,
     process,
 )
 from passcheck.passes._base import PassAdapter, PassOutcome, run_in_process
@@ -91,6 +92,18 @@ class IsolatedExecutor(Worker):
         self.verdicts = Verdicts()
         self._hollowing = 0  # depth of holding() blocks
         self._held_keys: list[str] = []  # payloads hollowed inside them (:mod:`passcheck.execution.payloads`)
+
+    def reset(self) -> None:
+        """Drop one block's state before the pool hands this executor to the next block
+        (:mod:`passcheck.execution.pool`): the cache of recent runs, the checker's verdicts, the pass ids
+        run in forked children, a front door's ``on_step``; the worker process and what it keeps stay."""
+        super().reset()
+        self._runs = RunCache()
+        self.verdicts = Verdicts()
+        self._forked.clear()
+        self.__dict__.pop("on_step", None)
+        if self._hollowing or self._held_keys:
+            raise RuntimeError("reset inside a holding() block")
 
     @contextlib.contextmanager
     def holding(self) -> Iterator[None]:
@@ -319,9 +332,11 @@ def executor_for(
     """The executor a front door runs passes and models with.
 
     ``executor`` when one is given (the caller owns it; an isolating one's worker also holds the block below,
-    M311); otherwise a new :class:`IsolatedExecutor`
+    M311); otherwise an :class:`IsolatedExecutor`
     with these limits (``timeout`` seconds per pass or model run, None for :data:`DEFAULT_TIMEOUT`)
-    and ``warm`` tool modules, closed when the block ends, inside whose block onnx shape inference and the reference
+    and ``warm`` tool modules, leased from the process's pool for the block (:func:`passcheck.execution.pool.leased`:
+    one an earlier block of this process returned, with the same memory cap, preloaded files and environment, its
+    worker process still running; else a new one), inside whose block onnx shape inference and the reference
     evaluator on a candidate form run in its worker too (:func:`passcheck.runtime.isolated_tools.within`); with
     ``isolation=False``, :func:`passcheck.passes.run_in_process` (a crash then ends the calling process).
     """
@@ -331,8 +346,8 @@ def executor_for(
     elif not isolation:
         yield run_in_process
     else:
-        with (
-            IsolatedExecutor(timeout=timeout or DEFAULT_TIMEOUT, memory_mb=memory_mb, preload=preload, warm=warm) as ex,
-            isolated_tools.within(ex),  # onnx's tools on the forms this door makes run there too (M261)
-        ):
-            yield ex
+        made = lambda: IsolatedExecutor(memory_mb=memory_mb, preload=preload)  # noqa: E731
+        with pool.leased(made, pool.key(IsolatedExecutor, memory_mb, preload)) as ex:  # one kept from before (M529)
+            ex.timeout, ex.warm = timeout or DEFAULT_TIMEOUT, tuple(warm)
+            with isolated_tools.within(ex):  # onnx's tools on the forms this door makes run there too (M261)
+                yield ex

@@ -60,10 +60,9 @@ def triage(
     """
     from passcheck._versions import environment
     from passcheck.hunt import documented
-    from passcheck.passes.isolation import IsolatedExecutor
+    from passcheck.passes.isolation import executor_for
     from passcheck.repro.bundle import VERSIONED
     from passcheck.repro.plan import interpreter_versions
-    from passcheck.runtime import isolated_tools
     from passcheck.triage import bundle, follow, index, known, sources, spec
     from passcheck.triage.candidates import group
 
@@ -81,7 +80,7 @@ def triage(
             raise PasscheckError(f"--python {python}: {'; '.join(differ)} (REPORT.md names the versions here)")
     out.mkdir(parents=True, exist_ok=True)
     rows = []
-    with IsolatedExecutor() as ex, isolated_tools.within(ex):  # M311
+    with executor_for(None) as ex:  # its worker holds the tools' block too (M311); kept for the next (M530)
         if loaded.hunts:
             sources.run_hunts(loaded, ex, cases_from)
         all_from = [*cases_from, *loaded.cases_from]
