@@ -21,7 +21,10 @@ source documents it:
 
 Left out, since they change what the model computes or its interface: onnxsim's quantizers, pruners and dtype
 rewrites among the other optimizers (``quantize_*``, ``*_quantize_*``, ``magnitude_pruning_*``, ``float16_to_float32``,
-``rewrite_input_dtype``), the renaming ones (``rename_input_output``, ``set_unique_name_for_nodes``), the model
+``rewrite_input_dtype``, ``defuse_matmul_integer_to_float``: its header says it drops a dynamic quantization), the
+interface edits ``rank0_to_rank1`` (a rank-0 graph output made rank 1, its header) and ``lift_lexical_references``
+(writes ``__control_inputs``, "a graph that does not conform to the ONNX spec", onnx optimizer's own header; it
+raises "Unresolved value references" on any main graph that reads an initializer), the renaming ones (``rename_input_output``, ``set_unique_name_for_nodes``), the model
 splitters (``split_init``, ``split_predict``), ``overwrite_input_shapes`` and ``target_opset_version`` (a binding and
 an opset conversion: :mod:`.ort_dim_fix` and ``onnx:convert-opset-N`` judge those); onnxslim's ``dtype`` (a float16
 conversion) and ``input_shapes`` / ``inputs`` / ``outputs`` (interface edits). ``no_constant_folding``, which
@@ -51,7 +54,6 @@ SLIM = OnnxslimAdapter.id
 EXACT_EXTRA: tuple[str, ...] = (
     "adjust_add",
     "adjust_slice_and_matmul",
-    "defuse_matmul_integer_to_float",
     "dilated_conv_to_taps",
     "explicit_auto_pad",
     "explicit_conv_padding",
@@ -59,11 +61,9 @@ EXACT_EXTRA: tuple[str, ...] = (
     "fuse_matmul_into_conv",
     "fuse_reduce_sum_into_conv",
     "gemm_transA_to_transpose",
-    "lift_lexical_references",
     "maxpool_rowmajor_when_indices_unused",
     "neg_to_mul",
     "pow2_to_mul",
-    "rank0_to_rank1",
     "replace_einsum_with_matmul",
     "rewrite_gather_over_concat",
     "rewrite_gatherelements_to_gather",
