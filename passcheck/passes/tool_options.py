@@ -24,8 +24,8 @@ rewrites among the other optimizers (``quantize_*``, ``*_quantize_*``, ``magnitu
 ``rewrite_input_dtype``, ``defuse_matmul_integer_to_float``: its header says it drops a dynamic quantization), the
 interface edits ``rank0_to_rank1`` (a rank-0 graph output made rank 1, its header) and ``lift_lexical_references``
 (writes ``__control_inputs``, "a graph that does not conform to the ONNX spec", onnx optimizer's own header; it
-raises "Unresolved value references" on any main graph that reads an initializer), the renaming ones (``rename_input_output``, ``set_unique_name_for_nodes``), the model
-splitters (``split_init``, ``split_predict``), ``overwrite_input_shapes`` and ``target_opset_version`` (a binding and
+raises "Unresolved value references" on any main graph that reads an initializer), the renaming ones
+(``rename_input_output``, ``set_unique_name_for_nodes``), the model splitters (``split_init``, ``split_predict``), ``overwrite_input_shapes`` and ``target_opset_version`` (a binding and
 an opset conversion: :mod:`.ort_dim_fix` and ``onnx:convert-opset-N`` judge those); onnxslim's ``dtype`` (a float16
 conversion) and ``input_shapes`` / ``inputs`` / ``outputs`` (interface edits). ``no_constant_folding``, which
 onnxslim's ``OptimizationArguments`` docstring lists, is read by neither ``slim`` nor its CLI
