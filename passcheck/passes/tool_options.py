@@ -19,17 +19,17 @@ source documents it:
   ``dead_node_elimination``, ``subexpression_elimination``, ``weight_tying``: the other stages still run), and
   ``size_threshold`` (constants larger than it are not folded, ``fold_constants(size_threshold=)``).
 
-Left out, since they change what the model computes or its interface: onnxsim's quantizers, pruners and dtype
-rewrites among the other optimizers (``quantize_*``, ``*_quantize_*``, ``magnitude_pruning_*``, ``float16_to_float32``,
+Left out, since they change what the model computes or its interface: onnxsim's quantizers, pruners and dtype rewrites
+among the other optimizers (``quantize_*``, ``*_quantize_*``, ``magnitude_pruning_*``, ``float16_to_float32``,
 ``rewrite_input_dtype``, ``defuse_matmul_integer_to_float``: its header says it drops a dynamic quantization), the
 interface edits ``rank0_to_rank1`` (a rank-0 graph output made rank 1, its header) and ``lift_lexical_references``
-(writes ``__control_inputs``, "a graph that does not conform to the ONNX spec", onnx optimizer's own header; it
-raises "Unresolved value references" on any main graph that reads an initializer), the renaming ones
-(``rename_input_output``, ``set_unique_name_for_nodes``), the model splitters (``split_init``, ``split_predict``), ``overwrite_input_shapes`` and ``target_opset_version`` (a binding and
-an opset conversion: :mod:`.ort_dim_fix` and ``onnx:convert-opset-N`` judge those); onnxslim's ``dtype`` (a float16
-conversion) and ``input_shapes`` / ``inputs`` / ``outputs`` (interface edits). ``no_constant_folding``, which
-onnxslim's ``OptimizationArguments`` docstring lists, is read by neither ``slim`` nor its CLI
-(``skip_optimizations=['constant_folding']`` is that stage's switch).
+(writes ``__control_inputs``, "a graph that does not conform to the ONNX spec", onnx optimizer's own header; it raises
+"Unresolved value references" on any main graph that reads an initializer), the renaming ones (``rename_input_output``,
+``set_unique_name_for_nodes``), the model splitters (``split_init``, ``split_predict``), ``overwrite_input_shapes`` and
+``target_opset_version`` (a binding and an opset conversion: :mod:`.ort_dim_fix` and ``onnx:convert-opset-N`` judge
+those); onnxslim's ``dtype`` (a float16 conversion) and ``input_shapes`` / ``inputs`` / ``outputs`` (interface edits).
+``no_constant_folding``, which onnxslim's ``OptimizationArguments`` docstring lists, is read by neither ``slim`` nor
+its CLI (``skip_optimizations=['constant_folding']`` is that stage's switch).
 
 A pass id is the plain id, ``+``, the option and its value: ``onnxsim:simplify+include_subgraph`` (a flag set to the
 value that departs from its default), ``onnxsim:simplify+extra_optimizers=neg_to_mul``,
