@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from onnx import parser
 
@@ -36,7 +38,8 @@ def test_every_option_pass_is_listed_and_steps_from_its_plain_pass():
         adapter = get_pass(option.pass_id)
         assert option.pass_id in ids
         assert adapter.steps == (option.base,)
-        assert adapter.capabilities == get_pass(option.base).capabilities
+        plain = get_pass(option.base).capabilities
+        assert adapter.capabilities == dataclasses.replace(plain, folds_constants=option.folds)
         assert T.option_of(option.pass_id) is option
     assert len({o.pass_id for o in T.OPTIONS}) == len(T.OPTIONS)
     assert T.option_of("onnxsim:simplify") is None
@@ -108,3 +111,20 @@ def test_the_plain_pass_represents_a_defect_an_option_shows_the_same_way():
     keyed = Finding("crashed", "validity", "c", "common", "onnxslim:slim+no_shape_infer", "m")
     order = {id(keyed): 0, id(plain): 1}
     assert _rank(plain, order) < _rank(keyed, order)
+
+
+def test_an_option_that_switches_folding_off_is_not_judged_a_missed_fold():
+    """A constant-only Add kept by ``skip_constant_folding`` is what the option asks for: no folding finding; the
+    plain pass folding nothing would be one (the planted adapter declares it folds)."""
+    model = _model(CONSTS)
+    kept = get_pass("onnxsim:simplify+skip_constant_folding")
+    assert not kept.capabilities.folds_constants
+    same = T.ToolOptionAdapter(T.option_of(kept.id))
+    same.id = "onnxsim:simplify+skip_constant_folding-again"
+    cell = cell_of(same, model, "tool-options/no-fold")
+    assert not [f for f in cell.findings if f.oracle == "folding"], cell.findings
+    planted = T.ToolOptionAdapter(T.option_of(kept.id))
+    planted.folds_constants = True
+    planted.id = "onnxsim:simplify+skip_constant_folding-declared-folding"
+    cell = cell_of(planted, model, "tool-options/no-fold-planted")
+    assert [f for f in cell.findings if (f.oracle, f.kind) == ("folding", "missed-optimization")], cell.findings
