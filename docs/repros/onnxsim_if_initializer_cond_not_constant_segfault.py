@@ -25,7 +25,10 @@ then = helper.make_graph(
     [helper.make_node("Neg", ["x"], ["a"])], "then", [], [helper.make_tensor_value_info("a", TensorProto.FLOAT, [2])]
 )
 other = helper.make_graph(
-    [helper.make_node("Identity", ["x"], ["b"])], "else", [], [helper.make_tensor_value_info("b", TensorProto.FLOAT, [2])]
+    [helper.make_node("Identity", ["x"], ["b"])],
+    "else",
+    [],
+    [helper.make_tensor_value_info("b", TensorProto.FLOAT, [2])],
 )
 graph = helper.make_graph(
     [helper.make_node("If", ["t"], ["y"], then_branch=then, else_branch=other)],

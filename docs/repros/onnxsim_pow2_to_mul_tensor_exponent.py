@@ -45,5 +45,7 @@ for name, m, x in (
     same = want.shape == got.shape and np.allclose(want, got)
     bad += not same
     ops = [n.op_type for n in out.graph.node]
-    print(f"{name}: nodes after {ops}; input's output {want.shape} {want.ravel()[:4]}, simplified {got.shape} {got.ravel()[:4]}")
+    print(
+        f"{name}: nodes after {ops}; input's output {want.shape} {want.ravel()[:4]}, simplified {got.shape} {got.ravel()[:4]}"
+    )
 sys.exit(1 if bad else 0)
