@@ -51,6 +51,7 @@ from passcheck.passes.ort_transformers import PREFIX as ORT_TRANSFORMERS_PREFIX
 from passcheck.passes.ort_weight_quant import ADAPTERS as ORT_WEIGHT_QUANT
 from passcheck.passes.polygraphy_onnx import ADAPTERS as POLYGRAPHY
 from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
+from passcheck.passes.tool_options import ADAPTERS as TOOL_OPTIONS
 from passcheck.passes.version_converter import OpsetBoundaryAdapter, VersionConverterAdapter, opset_boundary
 from passcheck.user_modules import loading
 
@@ -96,6 +97,7 @@ for _adapter in (
     *ONNX_GS,
     *ONNX_TOOL,  # onnx-tool's shape inference, folding, Conv+BN fusion and reordering (extra install)
     *POLYGRAPHY,  # Polygraphy's ONNX loaders (sanitize, fold, infer, fp16, mark all)
+    *TOOL_OPTIONS,  # onnxsim:simplify+<option> / onnxslim:slim+<option>: one documented option set (extra installs)
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}

@@ -51,6 +51,10 @@ _ORT_LEVELS = ("ort:disabled", "ort:basic", "ort:extended", "ort:all")
 _ORT_CONFIGURED = re.compile(r"^ort:(?:disabled|basic|extended|all)(?:\+|-without-)")
 #: The pass-id prefix of onnxruntime's transformers optimizer, one pass per model type (``ort-transformers:bert`` …).
 _ORT_TRANSFORMERS = "ort-transformers:"
+#: onnxsim's / onnxslim's entry point with one documented option set (:mod:`passcheck.passes.tool_options`:
+#: ``onnxsim:simplify+include_subgraph``): the same pipeline, one stage switched on or off, so a defect it shows the
+#: same way is the plain pass's.
+_TOOL_OPTION = re.compile(r"^(onnxsim:simplify|onnxslim:slim)\+")
 _INPUT = "input"
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|['\"].*$")  # a quote cut off by a shortened message runs to the end
@@ -98,7 +102,8 @@ def _parity_text(f: Finding) -> str:
 def pass_family(pass_id: str) -> str:
     """The pass one defect is grouped under whichever variant of it showed the defect: ``ort:level`` for
     onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂ ``extended`` ⊂ ``all``) and those levels with a
-    session config key set or a transformer removed (``ort:all+<key>=<value>``), ``ort-transformers:*``
+    session config key set or a transformer removed (``ort:all+<key>=<value>``), the plain ``onnxsim:simplify`` /
+    ``onnxslim:slim`` for the tool with one option set (``onnxsim:simplify+include_subgraph``), ``ort-transformers:*``
     for every model type of onnxruntime's transformers optimizer, else ``pass_id`` itself.
 
     The model types share their fusions: ``onnxruntime.transformers.optimizer.MODEL_TYPES`` maps every type but
@@ -109,6 +114,8 @@ def pass_family(pass_id: str) -> str:
     root causes count it; the finding keeps its own pass id (the reproduction runs that model type)."""
     if pass_id in _ORT_LEVELS or _ORT_CONFIGURED.match(pass_id):
         return "ort:level"
+    if m := _TOOL_OPTION.match(pass_id):
+        return m.group(1)
     return "ort-transformers:*" if pass_id.startswith(_ORT_TRANSFORMERS) else pass_id
 
 
@@ -190,7 +197,12 @@ def _changes(form: str) -> tuple[int, int]:
 
 
 def _rank(f: Finding, order: dict[int, int]) -> tuple:
-    level = _ORT_LEVELS.index(f.pass_id) if f.pass_id in _ORT_LEVELS else len(_ORT_LEVELS)
+    # a variant (a config key, an option) after its family's plain pass
+    level = (
+        _ORT_LEVELS.index(f.pass_id)
+        if f.pass_id in _ORT_LEVELS
+        else len(_ORT_LEVELS) + bool(_TOOL_OPTION.match(f.pass_id))
+    )
     return (f.pass_id != _INPUT, level, _changes(f.form), order[id(f)])
 
 
