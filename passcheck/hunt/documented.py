@@ -127,7 +127,11 @@ def matches(rule: Mapping[str, Any], signature: Mapping[str, Any], message: str)
     spelling's meaning (``rewrite``, a glob one ``>``-separated step of the signature's rewrite meets: a fed
     overridable default, ``vary:default-fed``, is IR.md's "default value for that input", which rows 450 and 1277
     treat as a constant; their findings carry no words of their own): a defect the docs record is otherwise the same
-    whichever spelling or neighbour reaches it, when the pass, the finding and the tool's own words agree."""
+    whichever spelling or neighbour reaches it, when the pass, the finding and the tool's own words agree. ``error``
+    is a regular expression searched in the signature's error slot, which for a crash ends with the innermost frame
+    of the tool's package (``KeyError: '…' @ onnxconverter_common:const_folding_optimizer``,
+    :func:`~passcheck.signature.crash_error`): two defects of one tool whose exception words are the same (a bare
+    ``IndexError: list index out of range``) are told apart by the function that raised it."""
     import fnmatch
     import re
 
@@ -139,6 +143,8 @@ def matches(rule: Mapping[str, Any], signature: Mapping[str, Any], message: str)
         return False
     steps = str(signature.get("rewrite") or "").split(">")
     if "rewrite" in rule and not any(fnmatch.fnmatchcase(s.split("@", 1)[0], rule["rewrite"]) for s in steps):
+        return False
+    if "error" in rule and re.search(rule["error"], str(signature.get("error") or "")) is None:
         return False
     return "message" not in rule or re.search(rule["message"], message) is not None
 
