@@ -26,10 +26,16 @@ def _parts() -> onnx.ModelProto:
         [helper.make_opsetid("", 18)],
     )
     then_g = helper.make_graph(
-        [helper.make_node("Neg", ["r"], ["p"], name="neg")], "then_body", [], [helper.make_tensor_value_info("p", t, [2])]
+        [helper.make_node("Neg", ["r"], ["p"], name="neg")],
+        "then_body",
+        [],
+        [helper.make_tensor_value_info("p", t, [2])],
     )
     else_g = helper.make_graph(
-        [helper.make_node("Abs", ["r"], ["q"], name="abs")], "else_body", [], [helper.make_tensor_value_info("q", t, [2])]
+        [helper.make_node("Abs", ["r"], ["q"], name="abs")],
+        "else_body",
+        [],
+        [helper.make_tensor_value_info("q", t, [2])],
     )
     g = helper.make_graph(
         [
