@@ -10,12 +10,13 @@ A pass is judged only on the parts it keeps:
 
 - a function is the same function when the pass's output still defines one of its ``(domain, name, overload)``
   (IR.md §Functions: the function's id); a pass that inlines or removes it is not judged here;
-- a body is the same body when the node that holds it is kept: a node of the same non-empty ``name``, ``op_type``
-  and ``domain``, that name held by exactly one node of the enclosing graph on both sides (IR.md: a node's name is
-  for diagnostics and need not be unique, so an ambiguous name is not a match), and the same attribute still
-  holding a graph. Bodies nested in a kept body are compared the same way. A pass that folds an If, unrolls a
-  Loop, or renames the node is not judged here; the pass may rewrite what the body computes (as it may the main
-  graph's), never what the body is documented as.
+- a body is the same body when the node that holds it is kept: a node of the same ``op_type`` and ``domain`` that
+  writes the same outputs (IR.md §Graphs: every value has one producer, so a node's output names identify it) or,
+  when those changed, bears the same non-empty ``name`` held by exactly one node of the enclosing graph on both
+  sides (a node's name is for diagnostics and need not be unique, so an ambiguous name is not a match); and the
+  same attribute still holds a graph. Bodies nested in a kept body are compared the same way. A pass that folds an
+  If, unrolls a Loop, or rewrites the node under other names is not judged here; the pass may rewrite what the body
+  computes (as it may the main graph's), never what the body is documented as.
 """
 
 from __future__ import annotations
@@ -72,19 +73,33 @@ def _named(graph: onnx.GraphProto) -> dict[str, onnx.NodeProto]:
     return {n.name: n for n in graph.node if n.name and count[n.name] == 1}
 
 
+def _kept(a: onnx.GraphProto, b: onnx.GraphProto) -> Iterator[tuple[str, onnx.NodeProto, onnx.NodeProto]]:
+    """(label, node of ``a``, the node of ``b`` that is it) for each node of ``a`` holding a graph that ``b`` keeps:
+    same op_type and domain, and the same outputs or else the same unique name."""
+    import onnx
+
+    by_outputs = {tuple(n.output): n for n in b.node if any(n.output)}
+    by_name = _named(b)
+    names = _named(a)
+    for n in a.node:
+        if not any(x.type == onnx.AttributeProto.GRAPH for x in n.attribute):
+            continue
+        m = by_outputs.get(tuple(n.output)) if any(n.output) else None
+        if (m is None or (m.op_type, m.domain) != (n.op_type, n.domain)) and names.get(n.name) is n:
+            m = by_name.get(n.name)
+        if m is not None and (m.op_type, m.domain) == (n.op_type, n.domain):
+            yield n.name or next(o for o in n.output if o), n, m
+
+
 def _bodies(a: onnx.GraphProto, b: onnx.GraphProto, path: str) -> Iterator[Dropped]:
     import onnx
 
-    kept = _named(b)
-    for name, n in _named(a).items():
-        m = kept.get(name)
-        if m is None or (m.op_type, m.domain) != (n.op_type, n.domain):
-            continue
+    for label, n, m in _kept(a, b):
         graphs = {x.name: x.g for x in m.attribute if x.type == onnx.AttributeProto.GRAPH}
         for attr in n.attribute:
             if attr.type != onnx.AttributeProto.GRAPH or attr.name not in graphs:
                 continue
-            where = f"{path}{name}.{attr.name}"
+            where = f"{path}{label}.{attr.name}"
             yield from _lost("body", where, "body", attr.g, graphs[attr.name])
             yield from _bodies(attr.g, graphs[attr.name], f"{where}/")
 
@@ -94,8 +109,9 @@ def bodies_dropped(before: onnx.ModelProto, after: onnx.ModelProto) -> list[Drop
     held by nodes ``after`` keeps (see the module docstring), in the main graph and, recursively, in kept bodies.
 
     Returns:
-        One :class:`Dropped` (role ``body``, value ``node.attribute`` with ``/`` between nesting levels, ``field``
-        one of :data:`BODY_FIELDS`, ``where`` the metadata key) per field lost or changed.
+        One :class:`Dropped` (role ``body``, value ``node.attribute`` with ``/`` between nesting levels, the node
+        by its name or else its first output; ``field`` one of :data:`BODY_FIELDS`, ``where`` the metadata key)
+        per field lost or changed.
     """
     return list(_bodies(before.graph, after.graph, ""))
 

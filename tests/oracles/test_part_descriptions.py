@@ -87,11 +87,16 @@ def test_kept_functions_and_bodies_are_compared_field_by_field_and_removed_ones_
     assert functions_dropped(bare, m) == [] and bodies_dropped(bare, m) == []  # saying more is never a loss
     gone = _copy(bare)
     del gone.functions[:]  # inlined: not the same function any more
-    gone.graph.node[1].name = "renamed"  # not the same node: its bodies are not compared
+    gone.graph.node[1].name, gone.graph.node[1].output[0] = "renamed", "y2"  # not the same node: bodies not compared
     assert functions_dropped(m, gone) == [] and bodies_dropped(m, gone) == []
-    twice = _copy(m)
-    twice.graph.node[0].name = "branch"  # a name two nodes hold matches neither
-    assert bodies_dropped(twice, bare) == []
+    moved = _copy(bare)
+    moved.graph.node[1].output[0] = "y2"  # other outputs, the same name: the same node
+    assert {d.value for d in bodies_dropped(m, moved)} == {"branch.then_branch"}
+    moved.graph.node[0].name = "branch"  # a name two nodes hold matches neither
+    assert bodies_dropped(m, moved) == []
+    unnamed, stripped = _copy(m), _copy(bare)
+    unnamed.graph.node[1].name = stripped.graph.node[1].name = ""  # an unnamed node is known by its outputs
+    assert {d.value for d in bodies_dropped(unnamed, stripped)} == {"y.then_branch"}
 
 
 @pytest.fixture
