@@ -51,6 +51,7 @@ def test_every_default_pass_is_documented_and_every_oracle_catalogued():
         "schema_history",  # a check across pinned onnx versions: the matrix runs it once per environment
         "inferred",  # what a pass inferred, recorded per cell: the matrix compares it across environments (cross_env)
         "descriptions",  # the interface descriptions a pass dropped: read by pass_contract (description-dropped)
+        "part_descriptions",  # the functions' and bodies' descriptions a pass dropped: read by pass_contract
         "quant_steps",  # the rounding a quantized graph allows: the numeric oracle's tolerance reads it (M110)
         "withdrawn",  # which schemas the Changelog withdrew: validity forgives their deprecation refusal (M121)
         "overflow",  # where the unoptimized run overflowed: the numeric oracle leaves those positions unchecked (M168)

@@ -10,13 +10,14 @@ A pass also keeps what its input says of the model's interface: ``description-dr
 model it wrote no longer states a doc_string, metadata_props entry, type denotation or dim denotation
 of a main-graph input or output it kept (:mod:`passcheck.oracles.descriptions`: IR.md §Graphs,
 §Other Metadata, §Type Denotation; DimensionDenotation.md), or what the model says of itself: its and its main
-graph's doc_string and metadata_props, its model_version and domain (IR.md §Models), less what the pass states it
-clears.
+graph's doc_string and metadata_props, its model_version and domain (IR.md §Models), and those of the
+model-local functions and body graphs it kept (IR.md §Functions, §Graphs; :mod:`passcheck.oracles.part_descriptions`),
+less what the pass states it clears.
 """
 
 from __future__ import annotations
 
-from passcheck.oracles import descriptions
+from passcheck.oracles import descriptions, part_descriptions
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import BaseOracle, Cells
 from passcheck.records import Finding
@@ -36,7 +37,10 @@ def described(run: FormRun) -> list[Finding]:
     main-graph input or output it kept (details: ``fields``, the sorted field names of
     :data:`descriptions.FIELDS` dropped, and ``dropped``, one line each); a second one when it no longer states
     what the model said of itself (:func:`descriptions.model_dropped`; ``fields`` from
-    :data:`descriptions.MODEL_FIELDS`), less what the pass states it clears (:attr:`FormRun.clears`)."""
+    :data:`descriptions.MODEL_FIELDS`); one more each when it no longer states the doc_string or metadata_props of
+    a model-local function it kept or of a body graph whose node it kept (:mod:`part_descriptions`; ``fields``
+    from :data:`part_descriptions.FUNCTION_FIELDS`, :data:`part_descriptions.BODY_FIELDS`) — all less what the pass
+    states it clears (:attr:`FormRun.clears`)."""
     out = run.output
     if out is None:
         return []
@@ -47,6 +51,13 @@ def described(run: FormRun) -> list[Finding]:
         lost = [d for d in descriptions.model_dropped(run.model, out) if d.field not in run.clears]
         if lost:
             found.append(_dropped(run, lost, "the model itself"))
+    if part_descriptions.describes_parts(run.model):
+        for of, lost in (
+            ("its model-local functions", part_descriptions.functions_dropped(run.model, out)),
+            ("its subgraphs", part_descriptions.bodies_dropped(run.model, out)),
+        ):
+            if lost := [d for d in lost if d.field not in run.clears]:
+                found.append(_dropped(run, lost, of))
     return found
 
 

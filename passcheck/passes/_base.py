@@ -197,7 +197,8 @@ class PassAdapter:
     #: only, and parity excuses kept nodes that read a graph input or compute from its shape.
     folds_shapes: ClassVar[bool] = True
     #: The descriptions of the model itself the pass states it removes (names of
-    #: :data:`passcheck.oracles.descriptions.MODEL_FIELDS`, e.g. ``graph doc_string``): the pass contract does not
+    #: :data:`passcheck.oracles.descriptions.MODEL_FIELDS`, e.g. ``graph doc_string``, or of
+    #: :data:`passcheck.oracles.part_descriptions.FUNCTION_FIELDS` / ``BODY_FIELDS``): the pass contract does not
     #: call their loss a finding (onnx-ir's ClearMetadataAndDocStringPass clears the graph's, by its docstring).
     clears: ClassVar[frozenset[str]] = frozenset()
     steps: tuple[str, ...] = ()

@@ -101,11 +101,14 @@ class OnnxIrPassAdapter(PassAdapter):
 
     @property
     def clears(self) -> frozenset[str]:  # type: ignore[override]
-        """The model's and the graph's doc_string and metadata_props for ``ClearMetadataAndDocStringPass`` (its
-        docstring: clear all metadata and docstrings of the model, graphs, nodes and functions; onnx-ir 1.1.0 leaves
-        the model's own, a TODO in its source); nothing for the others."""
+        """The model's, the graphs' (main and bodies) and the functions' doc_string and metadata_props for
+        ``ClearMetadataAndDocStringPass`` (its docstring: clear all metadata and docstrings of the model, graphs,
+        nodes and functions; onnx-ir 1.1.0 leaves the model's own, a TODO in its source); nothing for the others."""
         if self.class_name == "ClearMetadataAndDocStringPass":
-            return frozenset({"model doc_string", "model metadata_props", "graph doc_string", "graph metadata_props"})
+            return frozenset(
+                {"model doc_string", "model metadata_props", "graph doc_string", "graph metadata_props"}
+                | {"function doc_string", "function metadata_props", "body doc_string", "body metadata_props"}
+            )
         return frozenset()
 
     def apply(self, model, workdir: Path):
