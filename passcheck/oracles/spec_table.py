@@ -16,6 +16,7 @@ from passcheck.oracles.spec_rules import (
     dropout_ratio,
     each,
     einsum_equation,
+    gathernd_batch_dims,
     one_of,
     pad_length,
     permutation,
@@ -175,6 +176,30 @@ RULES: tuple[Rule, ...] = (
         )
         for op in _AXIS_OPS
     ],
+    Rule(
+        "topk-k-attr-positive",
+        ("TopK",),
+        each("k", lambda v: v > 0, _POSITIVE),
+        "k is the number of top elements to retrieve: a positive integer",
+        "TopK, attribute k",
+        (1, 10),
+    ),
+    Rule(
+        "topk-k-positive",
+        ("TopK",),
+        each("K", lambda v: v > 0, _POSITIVE, index=1),
+        "K holds a single positive value, the number of top elements to retrieve",
+        "TopK, input K",
+        (10, None),
+    ),
+    Rule(
+        "gathernd-batch-dims",
+        ("GatherND",),
+        gathernd_batch_dims,
+        "batch_dims b counts the leading dimensions data and indices share: 0 <= b < min(q, r)",
+        "GatherND, attribute batch_dims",
+        (12, None),
+    ),
     Rule(
         "cumsum-axis",
         ("CumSum",),
