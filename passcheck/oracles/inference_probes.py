@@ -14,10 +14,11 @@ The breaks (:data:`BREAKS`), each tied to the :mod:`passcheck.oracles.spec_table
 by that rule (:func:`passcheck.oracles.conformance` on the copy, ranks from the form's own inference) before it is
 asked about:
 
-- ``axis-past-end``: ``axis = r`` on the ops of rule ``axis-<op>`` (Operators.md, each op's attribute axis: "in the
-  range [-r, r-1]"), r the rank of the input it indexes;
-- ``topk-k-zero``: TopK's K input replaced by a fresh initializer ``[0]`` (Operators.md TopK, input K: "a single
-  positive value"; rule ``topk-k-positive``, opset 10 on);
+- ``axis-past-end``: ``axis = r`` on the ops of rule ``axis-<op>``
+  (:data:`~passcheck.oracles.spec_table.AXIS_OPS`; Operators.md, each op's attribute axis: within [-r, r-1]), r the
+  rank of the input it indexes;
+- ``topk-k-zero``: TopK's K input replaced by a fresh initializer ``[0]`` (Operators.md TopK, input K: one positive
+  value; rule ``topk-k-positive``, opset 10 on);
 - ``batch-dims-negative``: GatherND's ``batch_dims = -1`` (Operators.md GatherND, attribute batch_dims: the number
   of leading dimensions data and indices share; rule ``gathernd-batch-dims``).
 
@@ -41,6 +42,7 @@ import onnx
 
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, BaseOracle, Cells
+from passcheck.oracles.spec_table import AXIS_OPS
 from passcheck.records import Finding, brief
 
 NAME = "inference_probes"
@@ -50,25 +52,6 @@ MAX_BYTES = 4 << 20
 
 #: Copies asked about per form.
 MAX_PROBES = 4
-
-#: Ops whose ``axis`` attribute indexes input 0 within ``[-r, r-1]`` (rule ``axis-<op>`` of the spec table).
-AXIS_OPS = frozenset(
-    {
-        "Softmax",
-        "LogSoftmax",
-        "Hardmax",
-        "Concat",
-        "Gather",
-        "GatherElements",
-        "ScatterElements",
-        "ArgMax",
-        "ArgMin",
-        "TopK",
-        "Split",
-        "LayerNormalization",
-        "Compress",
-    }
-)
 
 
 @dataclasses.dataclass(frozen=True)

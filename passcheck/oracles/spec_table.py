@@ -41,7 +41,8 @@ _REDUCE = (
     "ReduceLogSumExp",
     "ReduceSumSquare",
 )
-_AXIS_OPS = (
+#: Ops whose ``axis`` attribute indexes input 0 within ``[-r, r-1]`` (rule ``axis-<op>``; read by the inference probes).
+AXIS_OPS = (
     "Softmax",
     "LogSoftmax",
     "Hardmax",
@@ -174,7 +175,7 @@ RULES: tuple[Rule, ...] = (
             "axis lies in [-r, r-1], r the rank of the input it indexes",
             f"{op}, attribute axis",
         )
-        for op in _AXIS_OPS
+        for op in AXIS_OPS
     ],
     Rule(
         "topk-k-attr-positive",
