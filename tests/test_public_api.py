@@ -65,6 +65,7 @@ def test_every_default_pass_is_documented_and_every_oracle_catalogued():
         "index_ties",  # an ArgMax / ArgMin / TopK index the unoptimized run chose among (near-)ties (M258, M278)
         "compare_ties",  # a comparison / Where its operands' rounding decided: unchecked there (M279)
         "checker_probes",  # opt-in (registry.registered): it judges the checker, not the form (M284, row 998)
+        "inference_probes",  # opt-in (registry.registered): it judges strict inference, not the form (M531)
 
         "step_ties",  # a step at a computed input within rounding of it, and what follows: unchecked (M306, M307)
     }

@@ -20,6 +20,8 @@ Catalogue (module — kind of finding):
   checker does not enforce (rules in :mod:`~passcheck.oracles.spec_table`).
 - :mod:`~passcheck.oracles.checker_probes` — ``validity-disagreement``: the checker accepts a form broken in one
   IR rule (an undefined graph output, a payload one element short or long).
+- :mod:`~passcheck.oracles.inference_probes` — ``validity-disagreement``: strict shape inference accepts a form
+  broken in one documented range (an ``axis`` past the end, TopK's K zero, GatherND's ``batch_dims`` negative).
 - :mod:`~passcheck.oracles.payloads` — ``spec-violation``: a tensor the pass wrote holds another count of elements
   than its dims say.
 

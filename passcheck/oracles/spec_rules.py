@@ -197,6 +197,18 @@ def permutation(s: Site):
     return None if len(perm) == r else f"perm has {len(perm)} values; the input has rank {r}"
 
 
+def gathernd_batch_dims(s: Site):
+    """GatherND's ``batch_dims`` ``b``: a count of leading dimensions shared by data and indices, so ``b >= 0``,
+    and ``b < min(q, r)`` (q, r the ranks of indices and data)."""
+    b = s.attrs.get("batch_dims", 0)
+    if b < 0:
+        return f"batch_dims = {b} is negative"
+    r, q = s.rank(0), s.rank(1)
+    if r is None or q is None:
+        return _rank_unknown(f"input {s.input(0 if r is None else 1)!r}")
+    return None if b < min(q, r) else f"batch_dims = {b} is not below min(q, r) = {min(q, r)}"
+
+
 def conv_group(s: Site):
     g = s.attrs.get("group", 1)
     if g < 1:

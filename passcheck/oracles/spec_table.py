@@ -16,6 +16,7 @@ from passcheck.oracles.spec_rules import (
     dropout_ratio,
     each,
     einsum_equation,
+    gathernd_batch_dims,
     one_of,
     pad_length,
     permutation,
@@ -40,7 +41,8 @@ _REDUCE = (
     "ReduceLogSumExp",
     "ReduceSumSquare",
 )
-_AXIS_OPS = (
+#: Ops whose ``axis`` attribute indexes input 0 within ``[-r, r-1]`` (rule ``axis-<op>``; read by the inference probes).
+AXIS_OPS = (
     "Softmax",
     "LogSoftmax",
     "Hardmax",
@@ -173,8 +175,32 @@ RULES: tuple[Rule, ...] = (
             "axis lies in [-r, r-1], r the rank of the input it indexes",
             f"{op}, attribute axis",
         )
-        for op in _AXIS_OPS
+        for op in AXIS_OPS
     ],
+    Rule(
+        "topk-k-attr-positive",
+        ("TopK",),
+        each("k", lambda v: v > 0, _POSITIVE),
+        "k is the number of top elements to retrieve: a positive integer",
+        "TopK, attribute k",
+        (1, 10),
+    ),
+    Rule(
+        "topk-k-positive",
+        ("TopK",),
+        each("K", lambda v: v > 0, _POSITIVE, index=1),
+        "K holds a single positive value, the number of top elements to retrieve",
+        "TopK, input K",
+        (10, None),
+    ),
+    Rule(
+        "gathernd-batch-dims",
+        ("GatherND",),
+        gathernd_batch_dims,
+        "batch_dims b counts the leading dimensions data and indices share: 0 <= b < min(q, r)",
+        "GatherND, attribute batch_dims",
+        (12, None),
+    ),
     Rule(
         "cumsum-axis",
         ("CumSum",),
