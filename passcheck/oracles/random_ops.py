@@ -21,6 +21,7 @@ On an onnx without ``node_determinism`` (the pinned ``onnx-1.16`` … ``onnx-1.1
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -99,14 +100,42 @@ def draws(node: Any, constants: dict[str, Any] | None = None, opset: int | None 
     return len(inputs) > 2 and bool(inputs[2]) and not _false(inputs[2], constants)
 
 
-def constants_of(graph: Any) -> dict[str, Any]:
-    """``graph``'s initializers and ``Constant(value=...)`` outputs as arrays (name → ndarray)."""
-    from onnx import numpy_helper
+def constants_of(graph: Any) -> Mapping[str, Any]:
+    """``graph``'s initializers and ``Constant(value=...)`` outputs, name → ndarray, each read when asked for
+    (:meth:`_Constants.get`): only Dropout's ``ratio`` / ``training_mode`` are, so a model's weights are never
+    decoded here; a tensor whose data is not in the model (external data, IR.md §External Tensor Data, or the
+    isolation worker's held payloads) reads as unknown (None)."""
+    return _Constants(graph)
 
-    out: dict[str, Any] = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
-    for n in graph.node:
-        if n.op_type == "Constant" and n.domain in ("", "ai.onnx") and len(n.output) == 1:
-            for a in n.attribute:
-                if a.name == "value":
-                    out[n.output[0]] = numpy_helper.to_array(a.t)
-    return out
+
+class _Constants(Mapping):
+    """A lazy name → ndarray view of a graph's constants (see :func:`constants_of`)."""
+
+    def __init__(self, graph: Any):
+        self._tensors = {t.name: t for t in graph.initializer}
+        for n in graph.node:
+            if n.op_type == "Constant" and n.domain in ("", "ai.onnx") and len(n.output) == 1:
+                for a in n.attribute:
+                    if a.name == "value":
+                        self._tensors[n.output[0]] = a.t
+        self._arrays: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._arrays:
+            from onnx import TensorProto, numpy_helper
+
+            t = self._tensors[name]
+            external = t.HasField("data_location") and t.data_location == TensorProto.EXTERNAL
+            try:
+                self._arrays[name] = None if external else numpy_helper.to_array(t)
+            except Exception:  # unreadable here: unknown, as an input fed at run time
+                self._arrays[name] = None
+        if self._arrays[name] is None:
+            raise KeyError(name)
+        return self._arrays[name]
+
+    def __iter__(self):
+        return iter(self._tensors)
+
+    def __len__(self) -> int:
+        return len(self._tensors)

@@ -66,3 +66,25 @@ def test_old_dropout_draws_unless_is_test():
     assert not random_ops.draws(train, opset=10)  # Dropout-7 / -10: no training mode
     assert not random_ops.draws(helper.make_node("AffineGrid", ["t", "s"], ["g"]))
     assert not random_ops.draws(helper.make_node("If", ["c"], ["y"]))
+
+
+def test_constants_are_read_only_when_asked_and_unreadable_ones_are_unknown():
+    """A model whose weights live outside it (external data, or the isolation worker's held payloads) is judged
+    without decoding them: only Dropout's ratio / training_mode are read, and one that cannot be read is unknown
+    (a Dropout reading it may draw). CI105: ``light_squeezenet`` under ``ort:basic`` raised onnx's
+    ValidationError from here when every initializer was decoded."""
+    t = numpy_helper.from_array(np.array(False), "mode")
+    t.data_location = TensorProto.EXTERNAL
+    t.external_data.add(key="location", value="elsewhere")
+    t.ClearField("raw_data")
+    w = numpy_helper.from_array(np.array(0.5, np.float32), "ratio")
+    g = helper.make_graph(
+        [helper.make_node("Dropout", ["x", "ratio", "mode"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+        [w, t],
+    )
+    consts = random_ops.constants_of(g)
+    assert consts.get("mode") is None and float(consts["ratio"]) == 0.5
+    assert random_ops.draws(g.node[0], consts, 13)  # the unreadable mode counts as possibly true
