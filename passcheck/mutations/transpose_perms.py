@@ -83,6 +83,7 @@ REWRITES = (
         "NODE:perm-P), op' with its axes moved through p (the ops of transpose-conjugate)",
         conjugate_perm,
         lists=True,
+        alternatives=True,
     ),
 )
 

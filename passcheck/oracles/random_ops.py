@@ -25,7 +25,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import onnx.defs
 
 #: The default-domain ops onnx 1.23 marks ``NonDeterministic`` (used where ``node_determinism`` is missing).
 FALLBACK = frozenset(
@@ -58,7 +57,12 @@ EXCLUDED = {
 
 def marked() -> frozenset[str]:
     """Default-domain op names some schema version of the installed onnx marks ``NonDeterministic``
-    (:data:`FALLBACK` when onnx has no ``OpSchema.NodeDeterminism``)."""
+    (:data:`FALLBACK` when onnx has no ``OpSchema.NodeDeterminism``, or is not importable: the matrix's parent
+    process runs without onnx and builds nothing itself)."""
+    try:
+        import onnx.defs
+    except ImportError:
+        return FALLBACK
     kind = getattr(onnx.defs.OpSchema, "NodeDeterminism", None)
     if kind is None:
         return FALLBACK

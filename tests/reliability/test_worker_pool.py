@@ -23,6 +23,12 @@ from passcheck.execution import pool
 from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
 from passcheck.passes.isolation import IsolatedExecutor, executor_for
 
+#: The checkout's root: the planted passes below are this module's functions, run in the worker by name, so the
+#: worker must import ``tests.reliability.test_worker_pool`` — under the ``pytest`` console script (CI) the root is
+#: not on ``sys.path`` (``python -m pytest`` puts the working folder there), so each test puts it there first; a
+#: worker's key includes ``sys.path``, so the workers these tests start have it.
+ROOT = str(Path(__file__).resolve().parents[2])
+
 #: The file the planted passes append their process id to (set for the whole test: the environment is part of a
 #: pooled worker's key).
 PIDS = "PASSCHECK_TEST_POOL_PIDS"
@@ -58,6 +64,7 @@ def _wait_then_pid(model: onnx.ModelProto, folder: str) -> int:
 @pytest.fixture
 def planted(tmp_path, monkeypatch):
     """A one-node model, the pid file, and the two planted passes registered; the pool emptied before and after."""
+    monkeypatch.syspath_prepend(ROOT)
     monkeypatch.setenv(PIDS, str(tmp_path / "pids"))
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
@@ -129,6 +136,7 @@ def test_a_worker_that_owes_a_reply_is_not_handed_on(tmp_path, monkeypatch):
         return False
 
     monkeypatch.setattr(worker_module, "_poll", poll)
+    monkeypatch.syspath_prepend(ROOT)
     pool.clear()
     model = helper.make_model(helper.make_graph([], "g", [], []))
     try:
@@ -147,6 +155,7 @@ def test_a_worker_that_owes_a_reply_is_not_handed_on(tmp_path, monkeypatch):
 
 
 def test_a_block_that_raises_closes_its_worker_and_other_keys_get_their_own(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(ROOT)
     pool.clear()
     model = helper.make_model(helper.make_graph([], "g", [], []))
     try:
