@@ -90,7 +90,6 @@ MODULES = (
     "passcheck.mutations.reduce_squeeze",
     "passcheck.mutations.scalar_operand",
     "passcheck.mutations.transpose_conjugate",
-    "passcheck.mutations.transpose_perms",
     "passcheck.mutations.into_subgraph",
     "passcheck.mutations.through_types",
     "passcheck.mutations.sequence_ops",
