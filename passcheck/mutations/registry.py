@@ -79,7 +79,6 @@ MODULES = (
     "passcheck.mutations.neutral_ops",
     "passcheck.mutations.transpose_identity",
     "passcheck.mutations.cast_round_trip",
-    "passcheck.mutations.cast_across",
     "passcheck.mutations.function_types",
     "passcheck.mutations.function_overloads",
     "passcheck.mutations.training_info",

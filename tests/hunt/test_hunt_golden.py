@@ -31,8 +31,7 @@ moved them again (the same one signature, other items; rewritten). Session 39's 
 moved them again (none of its items drawn; the one signature of before and two of ``planted:keepdims0``;
 rewritten), and with the session's other rewrites merged (``text-axis-*``, ``text-default-*``,
 ``call-carries-graphs-attribute``) again (rewritten). Session 40's ``function-opset-*`` and ``*-names-as-values``
-moved them again (none of their items drawn; three signatures of two planted passes; rewritten). Session 43's
-``cast-across-movement`` moved them again (three signatures of two planted passes, other items; rewritten). It runs with
+moved them again (none of their items drawn; three signatures of two planted passes; rewritten). It runs with
 ``--no-variation``: the base variations (:mod:`passcheck.hunt.variation`) joined the search after it was
 written, and without them the sequence is the one it holds (``tests/hunt/test_variation.py`` covers them).
 """
