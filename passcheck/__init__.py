@@ -2,7 +2,8 @@
 
 Public API, grouped:
 
-- Running: :func:`run` (cases × passes), :func:`check_model` (a user's model), :class:`Report`.
+- Running: :func:`run` (cases × passes), :func:`check_model` (a user's model), :class:`Report`,
+  :func:`close_workers` (free the isolation workers kept between calls).
 - Records: :class:`Finding`, :class:`CellResult`.
 - Cases: :class:`Case`, :class:`Form`, :class:`Expectation`, :func:`register_case`.
 - Passes: :class:`PassAdapter`, :class:`FunctionAdapter`, :func:`register_pass`, :func:`get_pass`.
@@ -19,6 +20,7 @@ __version__ = "0.1.0"
 _PUBLIC = {
     "Report": ("passcheck.api", "Report"),
     "check_model": ("passcheck.api", "check_model"),
+    "close_workers": ("passcheck.api", "close_workers"),
     "run": ("passcheck.api", "run"),
     "Case": ("passcheck.case_model", "Case"),
     "Expectation": ("passcheck.case_model", "Expectation"),
@@ -60,6 +62,7 @@ __all__ = [
     # running
     "Report",
     "check_model",
+    "close_workers",
     "run",
     # records
     "CellResult",

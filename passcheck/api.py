@@ -263,6 +263,25 @@ def check_model(
     return Report(cells, {env: environment()})
 
 
+def close_workers() -> int:
+    """Close the isolation workers this process keeps idle between checks.
+
+    :func:`check_model`, :func:`run` and the pytest plugin keep one isolation worker per key
+    (:mod:`passcheck.execution.pool`) after a call, so the next call in the same process skips the
+    worker's start-up; they are closed at interpreter exit. A long-lived process (a server, a
+    notebook) that is done checking calls this to free them now; the next check starts a new one.
+
+    Returns:
+        how many idle workers were closed (0 when none was kept). Never raises for a worker that
+        already died.
+    """
+    from passcheck.execution import pool
+
+    n = pool.idle_count()
+    pool.clear()
+    return n
+
+
 def feeds_beside(model_path: str | Path, model: onnx.ModelProto) -> list[dict[str, Any]] | None:
     """The feeds shipped next to ``model_path`` (``test_data_set_K/input_J.pb``), or None.
 

@@ -172,3 +172,24 @@ def test_a_block_that_raises_closes_its_worker_and_other_keys_get_their_own(tmp_
         assert isinstance(kept, IsolatedExecutor)
     finally:
         pool.clear()
+
+
+def test_close_workers_ends_the_kept_worker_and_the_next_check_starts_a_new_one(planted, tmp_path):
+    import passcheck
+
+    _check(planted, "pooltest:record-pid", tmp_path / "r1.json")
+    (kept,) = set(_pids(tmp_path))
+    assert pool.idle_count() == 1
+    assert passcheck.close_workers() == 1 and pool.idle_count() == 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # the worker process is gone (reaped by its executor's close)
+        try:
+            os.kill(kept, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"worker {kept} still alive after close_workers()")
+    assert passcheck.close_workers() == 0
+    _check(planted, "pooltest:record-pid", tmp_path / "r2.json")
+    assert _pids(tmp_path)[-1] != kept
