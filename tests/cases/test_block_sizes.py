@@ -15,10 +15,8 @@ import onnx
 import onnxruntime as ort
 from onnx import numpy_helper
 
-from passcheck._versions import tool_version
 from passcheck.cases import registry
-from passcheck.engine import Subject, evaluate
-from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
+from tests.quality.test_planted_xformers import _findings
 
 CASE = "pattern-ort-qdq/matmul-4bit-block-sizes"
 
@@ -51,13 +49,7 @@ def _fold_blocked_dq(ceil: bool):
 
 
 def _numeric_forms(fn) -> set[str]:
-    pid = f"planted:{fn.__name__}"
-    register_pass(FunctionAdapter(pid, fn, folds_constants=True))
-    try:
-        cells = evaluate(Subject.from_case(registry().get(CASE), tool_version("onnx")), [pid], check_input=False)
-    finally:
-        unregister_pass(pid)
-    return {f.form for c in cells for f in c.findings if f.oracle == "numeric"}
+    return {f.form for f in _findings(CASE, fn) if f.oracle == "numeric"}
 
 
 def test_every_form_is_valid_states_its_block_size_and_computes_the_same_values():
