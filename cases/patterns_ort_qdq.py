@@ -362,6 +362,42 @@ an omitted zero point is 0). Tolerance 5%: MatMulNBits at the session's default 
     atol=0.05,
 )
 
+#: One scale per column, repeated down K: a blocked DQ computes the same weight at any block size (below).
+COL4 = np.asarray(CONSTS["s4"])[0]
+CONSTS.update({"s4r2": np.tile(COL4, (K // BLOCK, 1)), "s4r1": COL4[None, :]})
+
+
+def _dq_block(size: int, scale: str) -> str:
+    return f"wd = DequantizeLinear <axis = 0, block_size = {size}> (w4, {scale})\ny = MatMul(x, wd)"
+
+
+_qdq(
+    "matmul-4bit-block-sizes",
+    "QDQSelectorActionTransformer",
+    """x: [N, 4, 32] times a blockwise uint4 weight [32, 8] (axis 0), one block size per form (float).
+
+Operators.md DequantizeLinear-21: ``block_size`` is any positive integer, and for a scale of S
+rows along an axis of length K the accepted block sizes are [ceil(K/S), ceil(K/(S-1)) - 1]; with
+one scale row, [K, inf): a single block as long as the axis or longer. The scales here are one
+value per column repeated on every row, so every block size computes the same weight. The
+selector's own condition (``ValidateDQForMatMulNBits``, qdq_selectors.cc: blockwise when axis 0
+and block_size a power of two, at least 16) admits every form, so each should become
+com.microsoft MatMulNBits with the block size it states. Uncommon: one block the length of K
+(block_size 32), and one scale row with block_size past K (64 and 4096). Tolerance 5%:
+MatMulNBits at the default accuracy level 4 quantizes the activations to int8.""",
+    {
+        "common": (_dq_block(BLOCK, "s4r2"), "", 21),
+        "one-block": (_dq_block(K, "s4r1"), "block_size = K: one scale row", 21),
+        "block-past-axis": (_dq_block(2 * K, "s4r1"), "block_size 2K, one scale row", 21),
+        "block-far-past-axis": (_dq_block(4096, "s4r1"), "block_size 4096, one scale row", 21),
+    },
+    sig="(T[N,4,32] x) => (T[N,4,8] y)",
+    targets=("QDQSelectorActionTransformer",),
+    gone=("DequantizeLinear",),
+    rtol=0.05,
+    atol=0.05,
+)
+
 _qdq(
     "dq-clip-q",
     "TransposeOptimizer_CPUExecutionProvider",
