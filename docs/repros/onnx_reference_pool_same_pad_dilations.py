@@ -54,7 +54,9 @@ for op in ("AveragePool", "LpPool"):
     got = ReferenceEvaluator(same).run(None, zero)[0].ravel()
     explicit = ReferenceEvaluator(model(op, pads=[2, 2])).run(None, zero)[0].ravel()
     ok = np.allclose(got, want, atol=1e-5)
-    print(f"{op} SAME_UPPER: reference {got.tolist()}, spec {want.tolist()}, pads [2, 2] written out {explicit.tolist()}")
+    print(
+        f"{op} SAME_UPPER: reference {got.tolist()}, spec {want.tolist()}, pads [2, 2] written out {explicit.tolist()}"
+    )
     bad |= not ok
     try:
         from onnxscript import optimizer

@@ -55,7 +55,8 @@ def test_pre_process_interface_findings_are_row_967_and_its_graph_metadata_findi
     }
     assert got[("ort-quant:pre-process", "the graph's interface")] == "967"
     assert got[("ort-quant:pre-process", "the model itself")] == "1411"
-    assert got[("ort-format:basic", "the model itself")] == "1442"  # its graph doc_string; graph metadata_props the format clears
+    # its graph doc_string (graph metadata_props: the format clears them)
+    assert got[("ort-format:basic", "the model itself")] == "1442"
 
 
 def test_an_accepted_axis_of_an_old_schema_is_row_1441():
