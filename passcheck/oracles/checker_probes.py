@@ -30,7 +30,8 @@ resized. A checker that dies or times out on a copy gives no verdict on it (no f
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import onnx
 
@@ -139,30 +140,59 @@ def probes(model: onnx.ModelProto, limit: int = MAX_PROBES) -> list[Probe]:
     return out[:limit]
 
 
+class _Probed(Protocol):
+    kind: str
+    site: str
+    rule: str
+    model: onnx.ModelProto
+
+
+def accepted_copies(
+    run: FormRun,
+    copies: Callable[[onnx.ModelProto], Sequence[_Probed]],
+    checker: Callable[..., str | None],
+    *,
+    full_check: bool,
+    max_bytes: int,
+    oracle: str,
+    message: Callable[[Any], str],
+) -> list[Finding]:
+    """The probe loop shared by this oracle and :mod:`passcheck.oracles.inference_probes`: one
+    ``validity-disagreement`` (pass ``input``, ``oracle``'s, worded by ``message(probe)``, with the probe's ``kind``,
+    ``site`` and ``rule``) per copy of ``copies(run.model)`` that ``checker(copy, full_check=full_check)`` accepts
+    (returns None), asked only when the run is the input's, the form is at most ``max_bytes`` serialized and the same
+    checker accepts the form itself. A :class:`~passcheck.oracles.validity.CheckerDied` message (a checker that died or
+    timed out on a copy) is no verdict, hence no finding. Raises nothing of its own."""
+    if run.pass_id != INPUT or run.output is None or run.model.ByteSize() > max_bytes:
+        return []
+    if checker(run.model, full_check=full_check) is not None:
+        return []
+    found = []
+    for p in copies(run.model):
+        if checker(p.model, full_check=full_check) is None:
+            found.append(
+                run.finding("validity-disagreement", oracle, message(p), probe=p.kind, site=p.site, rule=p.rule)
+            )
+    return found
+
+
 def check(run: FormRun) -> list[Finding]:
     """``validity-disagreement`` per probe of the form (pass ``input``) that the checker accepts, when it accepts
     the form itself; nothing for a checker that dies or times out on a probe (no verdict)."""
     from passcheck.oracles.validity import plain_checker_error
 
-    if run.pass_id != INPUT or run.output is None or run.model.ByteSize() > MAX_BYTES:
-        return []
     checker: Callable[..., str | None] = run.checker or (lambda m, full_check=False: plain_checker_error(m))
-    if checker(run.model, full_check=False) is not None:
-        return []
-    found = []
-    for p in probes(run.model):
-        if checker(p.model, full_check=False) is None:  # a CheckerDied message is no acceptance
-            found.append(
-                run.finding(
-                    "validity-disagreement",
-                    NAME,
-                    f"the onnx checker accepts this form broken in one rule ({p.kind} at {p.site!r}): {brief(p.rule)}",
-                    probe=p.kind,
-                    site=p.site,
-                    rule=p.rule,
-                )
-            )
-    return found
+    return accepted_copies(
+        run,
+        probes,
+        checker,
+        full_check=False,
+        max_bytes=MAX_BYTES,
+        oracle=NAME,
+        message=lambda p: (
+            f"the onnx checker accepts this form broken in one rule ({p.kind} at {p.site!r}): {brief(p.rule)}"
+        ),
+    )
 
 
 class CheckerProbes(BaseOracle):

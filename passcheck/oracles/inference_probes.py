@@ -42,6 +42,7 @@ import onnx
 
 from passcheck.oracles._context import FormRun
 from passcheck.oracles._contract import INPUT, BaseOracle, Cells
+from passcheck.oracles.checker_probes import accepted_copies
 from passcheck.oracles.spec_table import AXIS_OPS
 from passcheck.records import Finding, brief
 
@@ -187,29 +188,21 @@ def probes(model: onnx.ModelProto, limit: int = MAX_PROBES) -> list[Probe]:
 def check(run: FormRun) -> list[Finding]:
     """``validity-disagreement`` per probe of the form (pass ``input``) that strict inference accepts, when it
     accepts the form itself; nothing for a checker that dies or times out on a probe (no verdict)."""
-    from passcheck.oracles.validity import CheckerDied, checker_error
+    from passcheck.oracles.validity import checker_error
 
-    if run.pass_id != INPUT or run.output is None or run.model.ByteSize() > MAX_BYTES:
-        return []
     checker: Callable[..., str | None] = run.checker or checker_error
-    if checker(run.model, full_check=True) is not None:
-        return []
-    found = []
-    for p in probes(run.model):
-        verdict = checker(p.model, full_check=True)
-        if verdict is None and not isinstance(verdict, CheckerDied):
-            found.append(
-                run.finding(
-                    "validity-disagreement",
-                    NAME,
-                    f"onnx shape inference (strict) accepts this form broken in one documented range ({p.kind} at "
-                    f"{p.site!r}, rule {p.rule}): {brief(p.says)}",
-                    probe=p.kind,
-                    site=p.site,
-                    rule=p.rule,
-                )
-            )
-    return found
+    return accepted_copies(
+        run,
+        probes,
+        checker,
+        full_check=True,
+        max_bytes=MAX_BYTES,
+        oracle=NAME,
+        message=lambda p: (
+            f"onnx shape inference (strict) accepts this form broken in one documented range ({p.kind} at "
+            f"{p.site!r}, rule {p.rule}): {brief(p.says)}"
+        ),
+    )
 
 
 class InferenceProbes(BaseOracle):
