@@ -57,6 +57,7 @@ from passcheck.oracles.quant_steps import combined as rounding_steps
 from passcheck.oracles.quant_steps import combined_integer as integer_steps
 from passcheck.oracles.step_ties import stepped_positions
 from passcheck.records import Finding, brief
+from passcheck.runtime.graph_index import per_model
 from passcheck.runtime.limits import all_missing_kernel
 
 NAME = "numeric"
@@ -348,18 +349,21 @@ def random_functions(model: Any) -> frozenset[tuple[str, str]]:
     return frozenset(key for key, f in functions.items() if _draws(f.node, functions, known, (key,)))
 
 
-def drawn(model: Any) -> set[str]:
+@per_model
+def drawn(model: Any) -> frozenset[str]:
     """Names of ``model``'s graph outputs computed (through any main-graph nodes) from a :data:`RANDOM`
-    op, or from a model-local function, an If/Loop/Scan body, that holds one."""
+    op, or from a model-local function, an If/Loop/Scan body, that holds one. Read once per model inside a
+    :func:`~passcheck.runtime.graph_index.shared` block (the numeric and frozen-draws oracles ask it of the same
+    input and output for each run and binding: 266 walks of a 446-node net in one ``check --mutations`` part)."""
     if model is None:
-        return set()
+        return frozenset()
     functions, known = {(f.domain, f.name): f for f in model.functions}, {}
     tainted: set[str] = set()
     consts, opset = random_ops.constants_of(model.graph), _default_opset(model)
     for n in model.graph.node:  # nodes are in topological order (IR.md §Graphs)
         if _draws([n], functions, known, consts=consts, opset=opset) or any(i in tainted for i in n.input if i):
             tainted.update(o for o in n.output if o)
-    return {o.name for o in model.graph.output if o.name in tainted}
+    return frozenset(o.name for o in model.graph.output if o.name in tainted)
 
 
 def _default_opset(model: Any) -> int | None:

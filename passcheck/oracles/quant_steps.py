@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from passcheck.oracles import block_steps
+from passcheck.runtime.graph_index import per_model
 
 #: Ops whose float output element is one of its float inputs' elements, a convex combination of them, or a
 #: 1-Lipschitz function of one (Operators.md): an error and a magnitude carry over unchanged (the largest).
@@ -97,9 +98,11 @@ def readable(model: Any) -> Any:
     return onnx.inliner.inline_local_functions(model)
 
 
+@per_model
 def quantized(model: Any) -> bool:
     """Whether a main-graph node of ``model`` quantizes or dequantizes (the module's roundings, the QLinear family,
-    :data:`UNBOUNDED`), or a subgraph holds one."""
+    :data:`UNBOUNDED`), or a subgraph holds one. Read once per model inside a
+    :func:`~passcheck.runtime.graph_index.shared` block (every numeric judgement of a run asks it)."""
     return any(_quantizes(n) for n in model.graph.node)
 
 

@@ -1,5 +1,10 @@
 """An interrupted run (SIGTERM, Ctrl-C) leaves a valid partial report and --resume completes it
-to the same final report as an uninterrupted run (issue 8.3)."""
+to the same final report as an uninterrupted run (issue 8.3).
+
+Only the interrupted run is a ``python -m passcheck`` subprocess (the signal is sent to the program, whose own
+handlers turn it into exit 130); the uninterrupted run, the resumes and the refused resumes run through
+``passcheck.cli.main`` in the test's process (tests/_inproc.py): the same command, its report and stream, without
+an interpreter start, the imports and a new isolation worker each (eight of them per run of this file)."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from passcheck.records import INTERRUPTED
+from tests._inproc import cli
 from tests._shared import built_once
 
 _spec = importlib.util.spec_from_file_location("_planted_source", Path(__file__).with_name("test_isolation.py"))
@@ -25,15 +31,12 @@ PASSES = ["planted:ok", "planted:nap", "planted:segv", "onnx:infer-shapes"]
 
 
 def _argv(tmp: Path, name: str, *extra: str, planted: Path | None = None) -> list[str]:
-    """``passcheck run`` of the planted cases under PASSES, its report ``tmp/NAME.json``; the planted module
-    is written to ``tmp/planted.py`` unless ``planted`` names one already written."""
+    """The arguments of ``passcheck run`` of the planted cases under PASSES, its report ``tmp/NAME.json``; the
+    planted module is written to ``tmp/planted.py`` unless ``planted`` names one already written."""
     if planted is None:
         planted = tmp / "planted.py"
         planted.write_text(PLANTED)
     argv = [
-        sys.executable,
-        "-m",
-        "passcheck",
         "run",
         "--cases-from",
         str(planted),
@@ -67,8 +70,7 @@ def _comparable(path: Path) -> dict:
 
 
 def _uninterrupted(folder: Path) -> dict:
-    argv = _argv(folder, "full", "--stream", str(folder / "s.jsonl"))
-    full = subprocess.run(argv, capture_output=True, text=True, cwd=folder, timeout=300)
+    full = cli(*_argv(folder, "full", "--stream", str(folder / "s.jsonl")), cwd=folder)
     return {"returncode": full.returncode, "stderr": full.stderr}
 
 
@@ -88,8 +90,8 @@ def test_interrupted_run_resumes_to_the_uninterrupted_report(tmp_path, sig, unin
     total = len(json.loads((shared / "full.json").read_text())["results"])
 
     stream = tmp_path / "s.jsonl"
-    proc = subprocess.Popen(
-        _argv(tmp_path, "part", "--stream", str(stream), planted=planted),
+    proc = subprocess.Popen(  # the program itself: its signal handlers, its exit code 130
+        [sys.executable, "-m", "passcheck", *_argv(tmp_path, "part", "--stream", str(stream), planted=planted)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -108,13 +110,7 @@ def test_interrupted_run_resumes_to_the_uninterrupted_report(tmp_path, sig, unin
     assert partial["partial"] is True and 3 <= len(judged) < total
     assert _cells_in(stream) == len(judged)
 
-    resumed = subprocess.run(
-        _argv(tmp_path, "part", "--stream", str(stream), "--resume", planted=planted),
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-    )
+    resumed = cli(*_argv(tmp_path, "part", "--stream", str(stream), "--resume", planted=planted), cwd=tmp_path)
     assert resumed.returncode == 1, resumed.stderr
     assert _cells_in(stream) == total  # finished cells were not redone
     full_doc, resumed_doc = _comparable(shared / "full.json"), _comparable(tmp_path / "part.json")
@@ -123,13 +119,7 @@ def test_interrupted_run_resumes_to_the_uninterrupted_report(tmp_path, sig, unin
         json.dumps(c, sort_keys=True) for c in full_doc["results"]
     )
     # and the resumed report is in canonical order: a second resume changes nothing
-    again = subprocess.run(
-        _argv(tmp_path, "again", "--stream", str(stream), "--resume", planted=planted),
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-    )
+    again = cli(*_argv(tmp_path, "again", "--stream", str(stream), "--resume", planted=planted), cwd=tmp_path)
     assert again.returncode == 1 and _cells_in(stream) == total
     assert _comparable(tmp_path / "again.json")["results"] == resumed_doc["results"]
 
@@ -141,26 +131,14 @@ def test_torn_last_line_is_ignored_and_resume_checks_the_selection(tmp_path, uni
     stream = tmp_path / "s.jsonl"
     lines = (shared / "s.jsonl").read_text().splitlines()
     stream.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][: len(lines[-1]) // 2])  # a kill mid-write
-    resumed = subprocess.run(
-        _argv(tmp_path, "a", "--stream", str(stream), "--resume", planted=planted),
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-    )
+    resumed = cli(*_argv(tmp_path, "a", "--stream", str(stream), "--resume", planted=planted), cwd=tmp_path)
     assert resumed.returncode == 1, resumed.stderr
     assert _cells_in(stream) == len(lines) - 2  # header + environment lines are not cells; the torn cell was redone
 
-    again = subprocess.run(
-        _argv(tmp_path, "a", "--stream", str(stream), planted=planted), capture_output=True, text=True, cwd=tmp_path
-    )
+    again = cli(*_argv(tmp_path, "a", "--stream", str(stream), planted=planted), cwd=tmp_path)
     assert again.returncode == 2 and "--resume" in again.stderr and len(again.stderr.strip().splitlines()) == 1
-    other = subprocess.run(
-        _argv(tmp_path, "a", "--stream", str(stream), "--resume", "--pass", "ort:basic", planted=planted),
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
+    other = cli(*_argv(tmp_path, "a", "--stream", str(stream), "--resume", "--pass", "ort:basic", planted=planted),
+                cwd=tmp_path)  # fmt: skip
     assert (
         other.returncode == 2 and "different command or selection" in other.stderr and "Traceback" not in other.stderr
     )
