@@ -35,9 +35,9 @@ import re
 from functools import cache
 from pathlib import Path
 
+from passcheck._versions import tool_version
 from passcheck.errors import PasscheckError
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
-from passcheck._versions import tool_version
 
 
 @dataclasses.dataclass(frozen=True)
@@ -221,7 +221,9 @@ def _libraries() -> tuple[Path, ...]:
     spec = importlib.util.find_spec("onnxruntime")
     roots = [Path(p) for p in (spec.submodule_search_locations or ())] if spec else []
     return tuple(
-        sorted(p for r in roots for p in r.rglob("*") if p.is_file() and re.search(r"\.(so(\.[\d.]+)?|dll|dylib)$", p.name))
+        sorted(
+            p for r in roots for p in r.rglob("*") if p.is_file() and re.search(r"\.(so(\.[\d.]+)?|dll|dylib)$", p.name)
+        )
     )
 
 
