@@ -13,6 +13,7 @@ touches one or two environments and the slices are the same on every machine.
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import hashlib
 import json
 import re
@@ -52,6 +53,21 @@ class Unit:
         return [(self.case, f, self.pass_id, self.env) for f in self.forms]
 
 
+#: The released-schema oracle's case (:mod:`passcheck.matrix.schemas`): judged once per environment, no model, no
+#: entry in the case registry.
+SCHEMAS_CASE = "schemas/released"
+
+
+def wants_schemas(patterns: Sequence[str]) -> bool:
+    """Whether a ``--case`` selection asks for the :data:`SCHEMAS_CASE` cells: no pattern (every case), or a pattern
+    whose case glob matches it (``schemas/*``, ``*``; the form part after a colon is not read). A run restricted to
+    other cases does not judge the environments' released schemas, so their drift is not among its findings."""
+    return not patterns or any(
+        fnmatch.fnmatchcase(SCHEMAS_CASE, p) or fnmatch.fnmatchcase(SCHEMAS_CASE, p.rpartition(":")[0])
+        for p in patterns
+    )
+
+
 def build_models(
     cases: Sequence[str], passes: Sequence[str], out: Path, cases_from: Iterable[str] = ()
 ) -> dict[str, Any]:
@@ -59,11 +75,15 @@ def build_models(
 
     Needs onnx (runs in the parent or in a ``build`` worker).
 
+    A pattern that matches :data:`SCHEMAS_CASE` and no registered case selects no model (:func:`wants_schemas`);
+    patterns that all do build none.
+
     Raises:
         UnknownIdError: a case glob or pass id that matches nothing.
     """
     from passcheck._versions import environment
     from passcheck.cases import load_path, registry
+    from passcheck.errors import UnknownIdError
     from passcheck.passes import DEFAULT_PASSES, get_pass
     from passcheck.passes._registry import MATRIX_SWEEP
 
@@ -73,7 +93,14 @@ def build_models(
         get_pass(p)
     out.mkdir(parents=True, exist_ok=True)
     entries = []
-    for case in registry().select(cases):
+    chosen = list(cases)
+    for pat in cases:
+        if wants_schemas([pat]):
+            try:
+                registry().select([pat])
+            except UnknownIdError:
+                chosen.remove(pat)  # the released-schema cells alone
+    for case in registry().select(chosen) if chosen or not cases else ():
         forms = {}
         for name in case.forms:
             data = case.build(name).SerializeToString(deterministic=True)

@@ -177,7 +177,8 @@ def _run(opts: Options, children: Children, tmp: Path) -> Outcome:
         progress.close()
         raise
     pool.shutdown(wait=True)
-    if not children.stopped and opts.shard[0] == 1:  # the released-schema oracle: once per environment and plan
+    # the released-schema oracle: once per environment and plan, when the selection asks for it
+    if not children.stopped and opts.shard[0] == 1 and plan.wants_schemas(opts.cases):
         for cell in schemas.run(opts.envs, ready, opts.cache, children, tmp):
             rec.record(cell.to_json())
     rec.stream.close()

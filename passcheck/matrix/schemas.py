@@ -13,7 +13,9 @@ whose interpreter or onnx does not start gets an ``unchecked`` cell saying why (
 The reference is the newest onnx among the run's environments and the one imported here. Every environment with
 an older onnx gets the cells of :func:`cells` (case :data:`CASE`, pass :data:`PASS`): one for the schemas equal to
 the reference's, and one per schema that differs in any environment, with one ``schema-drift`` finding per
-differing field; the reference's own environment gets none (there is nothing newer to judge it by).
+differing field; the reference's own environment gets none (there is nothing newer to judge it by). A run whose
+``--case`` patterns do not match :data:`CASE` has none (:func:`passcheck.matrix.plan.wants_schemas`): add
+``--case 'schemas/*'`` to a restricted run to judge them too.
 """
 
 from __future__ import annotations
@@ -28,10 +30,11 @@ from passcheck._procs import Children
 from passcheck.matrix.create import Env
 from passcheck.matrix.envs import EnvSpec
 from passcheck.matrix.launch import tmp_env
+from passcheck.matrix.plan import SCHEMAS_CASE
 from passcheck.oracles.schema_history import Drift, drift, known_drift, table
 from passcheck.records import NOT_RUN, CellResult, Finding
 
-CASE = "schemas/released"
+CASE = SCHEMAS_CASE
 FORM = "every-domain"
 PASS = "onnx:checker"
 ORACLE = "schema_history"

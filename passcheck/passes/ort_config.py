@@ -12,6 +12,15 @@ transformers a CPU session registers or what one of them writes, each with the t
 (``session.disable_prepacking``, ``session.set_denormal_as_zero``, spinning) leave the saved graph as it is and
 have no pass.
 
+onnxruntime ignores a config key it does not read (``add_session_config_entry`` stores any string), so on a release
+older than the key the pass would run the plain level under the key's name. :func:`unread_keys` asks the installed
+build: a key whose name, as a NUL-terminated string, is in none of the package's shared libraries cannot be read by
+it (the optimizer compares the entry's key with that literal), and the pass is ``unavailable`` there, saying so.
+The test is one-way: a name present is not proof that a transformer reads it. The pinned releases: onnxruntime 1.18.1
+lacks ``optimization.enable_cast_chain_elimination``, ``session.enable_dq_matmulnbits_fusion`` and
+``session.qdq_matmulnbits_accuracy_level``; 1.20.1 and 1.22.1 the first two; 1.23.2 the second; 1.24.4 on hold
+all seven.
+
 ``ort:<level>-without-<Name>`` is the optimizer at that level with one transformer or rewrite rule named in
 ``disabled_optimizers`` (``FilterTransformers`` / ``GenerateRewriteRules`` drop it by its ``Name()``), so a
 finding can be attributed by removing one transformer. onnxruntime ignores a name it does not register, so a
@@ -24,7 +33,9 @@ from __future__ import annotations
 import dataclasses
 import re
 from functools import cache
+from pathlib import Path
 
+from passcheck._versions import tool_version
 from passcheck.errors import PasscheckError
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 
@@ -177,6 +188,18 @@ class OrtConfigAdapter(OrtOptimizerAdapter):
         what = [f"session config {k}={v}" for k, v in config] + [f"disabled_optimizers [{n}]" for n in disabled]
         self.doc = f"onnxruntime graph optimization level {LEVELS[level]} with {', '.join(what)}, optimized model saved"
 
+    def unavailable_reason(self) -> str | None:
+        """onnxruntime missing, or a config key the installed build does not read (:func:`unread_keys`): the pass would
+        run as ``ort:<level>``, and a verdict under the key's name would promise what was not run."""
+        reason = super().unavailable_reason()
+        unread = None if reason or not self.config else unread_keys(tuple(k for k, _ in self.config))
+        if unread:
+            return (
+                f"onnxruntime {tool_version('onnxruntime')} does not read session config key {', '.join(unread)} "
+                f"(no library of its package names it): it would ignore the entry and run ort:{self.level}"
+            )
+        return reason
+
 
 ADAPTERS: tuple[OrtConfigAdapter, ...] = tuple(
     OrtConfigAdapter(level, k.config, precision=k.precision) for k in KEYS for level in k.levels()
@@ -190,6 +213,36 @@ def key_of(pass_id_: str) -> Key | None:
     return _BY_ID.get(pass_id_)
 
 
+@cache
+def _libraries() -> tuple[Path, ...]:
+    """The shared libraries of the installed onnxruntime package (``capi/*.so*``, ``*.dll``, ``*.dylib``)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("onnxruntime")
+    roots = [Path(p) for p in (spec.submodule_search_locations or ())] if spec else []
+    return tuple(
+        sorted(
+            p for r in roots for p in r.rglob("*") if p.is_file() and re.search(r"\.(so(\.[\d.]+)?|dll|dylib)$", p.name)
+        )
+    )
+
+
+@cache
+def unread_keys(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The config keys of ``names`` that no shared library of the installed onnxruntime holds as a NUL-terminated
+    string (see the module docs), in the given order; ``()`` when onnxruntime is not installed or none is missing.
+    Reads each library once (memory-mapped)."""
+    import mmap
+
+    left = {n: n.encode() + b"\0" for n in names}
+    for lib in _libraries():
+        if not left:
+            break
+        with lib.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            left = {n: b for n, b in left.items() if m.find(b) < 0}
+    return tuple(n for n in names if n in left) if _libraries() else ()
+
+
 WITHOUT = re.compile(r"^ort:(basic|extended|all)-without-([A-Za-z0-9_]+)$")
 
 
@@ -200,7 +253,6 @@ def known_names() -> frozenset[str]:
     level-suffixed names the installed build logs for the transformers registered at two levels
     (``GeluFusionL1``, ``LayerNormFusionL2``)."""
     import json
-    from pathlib import Path
 
     table = json.loads((Path(__file__).parents[1] / "attribution" / "ort_transformers.json").read_text("utf-8"))
     names = {n for group in ("rules", "levels") for names in table[group].values() for n in names}

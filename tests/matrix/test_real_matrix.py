@@ -19,7 +19,8 @@ from tests._shared import built_once
 
 REPO = Path(__file__).resolve().parents[2]
 PLANTED = Path(__file__).with_name("planted_passes.py")
-CASES = ["--case", "constant/pad-pads-opset17", "--case", "optional-input/conv-bn"]
+# schemas/released: the released-schema cells, which a --case selection has only when it names them
+CASES = ["--case", "constant/pad-pads-opset17", "--case", "optional-input/conv-bn", "--case", "schemas/released"]
 PASSES = ["--pass", "onnx:infer-shapes-strict", "--pass", "ort:basic"]
 ENVS = ["--env", "onnx-1.18", "--env", "onnx-1.23"]
 pytestmark = pytest.mark.matrix  # creates pinned uv environments: pytest -m "not matrix" skips this file

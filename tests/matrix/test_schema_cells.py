@@ -1,7 +1,8 @@
 """The released-schema oracle in the matrix (:mod:`passcheck.matrix.schemas`): one cell per environment whose onnx
 is older than the newest in the run, a finding per field its released schemas report differently, the tables
 cached per onnx version; and on the real onnx 1.17 environment the GlobalLpPool constraints that release swapped
-(onnx/onnx#6503) in the report of an ordinary matrix run."""
+(onnx/onnx#6503) in the report of a matrix run that selects them (no ``--case``, or one matching
+``schemas/released``), none in a run restricted to other cases."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import onnx
 import pytest
 
 from passcheck._procs import Children
-from passcheck.matrix import schemas
+from passcheck.matrix import plan, schemas
 from passcheck.matrix.create import Env
 from passcheck.matrix.envs import EnvSpec
 from passcheck.oracles.schema_history import table
@@ -139,7 +140,8 @@ def test_a_matrix_in_onnx_117_reports_the_swapped_global_lp_pool_constraints(tmp
     from tests.matrix.test_real_matrix import matrix
 
     out = tmp_path / "out"
-    code = matrix(out, "--env", "onnx-1.17", "--case", "constant/pad-pads-opset17", "--pass", "onnx:infer-shapes")
+    args = ("--env", "onnx-1.17", "--case", "constant/pad-pads-opset17", "--pass", "onnx:infer-shapes")
+    code = matrix(out, *args, "--case", "schemas/*")
     cells, _ = read_report(out / "report.json")
     mine = [c for c in cells if c.case == schemas.CASE]
     assert {c.env for c in mine} == {"onnx-1.17"} and {c.versions["onnx"] for c in mine} == {"1.17.0"}
@@ -147,3 +149,19 @@ def test_a_matrix_in_onnx_117_reports_the_swapped_global_lp_pool_constraints(tmp
     assert {(POOL_22, "types:T"), ("ai.onnx::GlobalLpPool::2", "types:T")} <= unexpected
     assert code == 1
     assert "GlobalLpPool::22" in (out / "report.md").read_text(encoding="utf-8")
+    # the same run restricted to its case alone judges no released schema: the drift is not among its findings
+    alone = tmp_path / "alone"
+    matrix(alone, *args)  # the form's own findings on onnx 1.17 decide its exit code
+    cells, _ = read_report(alone / "report.json")
+    assert {c.case for c in cells} == {"constant/pad-pads-opset17"}, {c.case for c in cells}
+
+
+def test_a_case_selection_asks_for_the_released_schema_cells_only_by_a_pattern_that_matches_them(tmp_path):
+    assert plan.wants_schemas([]) and plan.wants_schemas(["*"]) and plan.wants_schemas(["schemas/*:every-domain"])
+    assert not plan.wants_schemas(["constant/*", "shape/*:common"])
+    # a pattern that names only the released-schema cells builds no model; beside a case, that case's
+    plan.build_models(["schemas/*"], ["onnx:infer-shapes"], tmp_path / "none")
+    assert json.loads((tmp_path / "none" / "manifest.json").read_text())["cases"] == []
+    plan.build_models(["schemas/released", "constant/pad-pads-opset17"], ["onnx:infer-shapes"], tmp_path / "one")
+    built = json.loads((tmp_path / "one" / "manifest.json").read_text())["cases"]
+    assert [c["id"] for c in built] == ["constant/pad-pads-opset17"]

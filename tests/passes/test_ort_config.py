@@ -11,7 +11,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import passcheck
-from passcheck.errors import PasscheckError
+from passcheck.errors import PasscheckError, PassUnavailableError
 from passcheck.passes import get_pass, known_pass_ids
 from passcheck.passes import ort_config as C
 from tests.passes._helpers import cell_of
@@ -180,3 +180,21 @@ def test_a_configured_level_groups_with_the_levels(pid, family):
     from passcheck.report.rootcause import pass_family
 
     assert pass_family(pid) == family
+
+
+def test_every_key_is_read_by_the_installed_onnxruntime():
+    assert C.unread_keys(tuple(k for a in C.ADAPTERS for k, _ in a.config)) == ()
+    assert [a.id for a in C.ADAPTERS if a.unavailable_reason()] == []
+
+
+def test_a_key_the_installed_onnxruntime_does_not_read_is_unavailable_not_ok(tmp_path):
+    # as session.enable_dq_matmulnbits_fusion on onnxruntime 1.18.1 - 1.23.2: the session takes any entry and runs
+    # the plain level; under the key's name that cell would read ok for a fusion never run
+    unread = "session.passcheck_planted_unread_key"
+    planted = C.OrtConfigAdapter("all", (("session.disable_quant_qdq", "1"), (unread, "1")))
+    out = planted.run(_gelu(), tmp_path)
+    assert out.status == "unavailable" and unread in out.error and "ort:all" in out.error, out.error
+    assert "session.disable_quant_qdq," not in out.error  # a key it reads is not named
+    with pytest.raises(PassUnavailableError, match=unread):  # asked for by name, the check refuses to run it
+        cell_of(planted, _gelu(), "ortcfg/unread")
+    assert C.OrtConfigAdapter("all", (("session.disable_quant_qdq", "1"),)).run(_gelu(), tmp_path).ok
