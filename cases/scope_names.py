@@ -38,6 +38,8 @@ PASSES = (
     "onnx:infer-shapes-strict",
     "onnx-ir:lift-subgraph-initializers-to-main-graph",
     "onnx-ir:name-fix",
+    "onnxoptimizer:optimize",
+    "onnx-gs:fold-constants",
 )
 BINDINGS = ({"N": 1}, {"N": 3})
 SIG = "(float[N,3] x) => (float[N,3] t)"
@@ -46,10 +48,11 @@ CONSTS = "<float[1] k = {2.0}, float zero = {0.0}>"
 COND = "s = ReduceSum <keepdims = 0> (x)\nc = Greater(s, zero)"
 
 
-def _if_graph(p="p", q="q", u="u", v="v", a="a", b="b"):
-    """The main graph: ``t = If(sum(x) > 0, x + 1, x - 3) * 2`` with each branch's names given."""
+def _if_graph(p="p", q="q", u="u", v="v", a="a", b="b", cond=COND):
+    """The main graph: ``t = If(sum(x) > 0, x + 1, x - 3) * 2`` with each branch's names given (``cond``: the nodes
+    that compute ``c``, none when ``c`` is an initializer)."""
     return (
-        f"{COND}\n"
+        f"{cond}\n"
         f"r = If(c) <then_branch = g1 () => (float[N,3] {a}) <float[1] {p} = {{1.0}}> "
         f"{{ {u} = Add(x, {p})\n {a} = Identity({u}) }}, "
         f"else_branch = g2 () => (float[N,3] {b}) <float[1] {q} = {{3.0}}> "
@@ -121,4 +124,23 @@ Valid: opset 16+ (here 18, IR 8).""",
         "input-as-later-output": (_loop_graph(v="t"), "body input named t (written later)"),
     },
     consts="<float[1] k = {2.0}, bool go = {1}>",
+)
+
+#: ``c`` a constant ``true``: a folding pass inlines the then-branch into the main graph (Operators.md If).
+CONST = dict(cond="")
+_register(
+    "if-constant-condition",
+    """t = If(true, x + 1, x - 3) * 2, the branches' names fresh vs reusing names they cannot see.
+
+Uncommon (IR.md §Graphs, Names Within a Graph; Operators.md If-16): as ``if-branch``, the condition a constant
+initializer, so a folding pass replaces the If by the then-branch's nodes and initializers: a branch initializer or
+node output named like the graph output ``t`` the main graph writes after the If, or like the If's output ``r``.
+Valid: opset 16+ (here 18, IR 8).""",
+    {
+        "common": (_if_graph(**CONST), ""),
+        "initializer-as-later-output": (_if_graph(p="t", **CONST), "then-branch initializer named t (written later)"),
+        "initializer-as-if-output": (_if_graph(p="r", **CONST), "then-branch initializer named r (the If's output)"),
+        "local-as-later-output": (_if_graph(u="t", **CONST), "then-branch node output named t"),
+    },
+    consts="<float[1] k = {2.0}, bool c = {1}>",
 )

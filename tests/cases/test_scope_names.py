@@ -18,11 +18,12 @@ from passcheck.cli import main
 from passcheck.passes import FunctionAdapter, register_pass, unregister_pass
 from passcheck.runtime.feeds import synthesize
 
-CASES = ("scope-names/if-branch", "scope-names/loop-body")
+CASES = ("scope-names/if-branch", "scope-names/loop-body", "scope-names/if-constant-condition")
 #: The forms whose subgraph initializer carries a name the main graph also defines.
 INITIALIZER_REUSE = {
     "scope-names/if-branch": {"initializer-as-later-output", "initializer-as-if-output", "sibling-initializers"},
     "scope-names/loop-body": {"initializer-as-later-output", "initializer-as-loop-output"},
+    "scope-names/if-constant-condition": {"initializer-as-later-output", "initializer-as-if-output"},
 }
 
 
