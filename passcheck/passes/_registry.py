@@ -42,8 +42,8 @@ from passcheck.passes.ort_format import ADAPTERS as ORT_FORMAT
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_qdq_helpers import ADAPTERS as ORT_QDQ_HELPERS
 from passcheck.passes.ort_qnn_preprocess import ADAPTERS as ORT_QNN
-from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
 from passcheck.passes.ort_quant_options import ADAPTERS as ORT_QUANT_OPTIONS
+from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
 from passcheck.passes.ort_quantize import ADAPTERS as ORT_QUANTIZE
 from passcheck.passes.ort_remove_initializer_input import ADAPTERS as ORT_REMOVE_INIT_INPUT
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
