@@ -35,6 +35,7 @@ import dataclasses
 from typing import Any
 
 from passcheck.passes.ort_quantize import OPTIONS, PREFIX, OrtQuantizeAdapter
+from passcheck.passes.tool_options import keyed_id
 
 _ALL = ("quantize-dynamic", "quantize-static", "quantize-static-qoperator")
 _STATIC = ("quantize-static", "quantize-static-qoperator")
@@ -58,8 +59,7 @@ class Extra:
 
     @property
     def pass_id(self) -> str:
-        suffix = self.key if self.value is True else f"{self.key}={self.value}"
-        return f"{PREFIX}{self.variant}+{suffix}"
+        return keyed_id(f"{PREFIX}{self.variant}", self.key, self.value)
 
 
 _KEYS: tuple[tuple[str, Any, tuple[str, ...], str], ...] = (

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from passcheck.passes.ort_transformers import PREFIX, OrtTransformersAdapter
+from passcheck.passes.tool_options import keyed_id
 
 #: ``opt_level`` → the ``ort:<level>`` pass onnxruntime's part runs as (``optimize_by_onnxruntime``).
 ORT_LEVEL = {1: "ort:basic", 2: "ort:extended", 99: "ort:all"}
@@ -73,8 +74,7 @@ class Flag:
 
     @property
     def pass_id(self) -> str:
-        suffix = self.name if self.value is True else f"{self.name}={self.value}"
-        return f"{PREFIX}{self.model_type}+{suffix}"
+        return keyed_id(f"{PREFIX}{self.model_type}", self.name, self.value)
 
     @property
     def level(self) -> int:
