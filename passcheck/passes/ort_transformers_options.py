@@ -27,7 +27,8 @@ the optimizer class reads it (``BertOnnxModel.optimize``, ``onnx_model_bert.py``
 Left out: ``enable_nhwc_conv``, ``enable_group_norm``, ``enable_skip_group_norm``, ``enable_bias_splitgelu`` and
 ``enable_bias_add`` set True (each writes an op onnxruntime's CPU provider has no kernel for, ``FLAG_OPS``; bert's
 class never reads them), ``group_norm_channels_last`` (read only by the GroupNorm fusion ``unet`` runs without),
-``disable_multi_head_attention_bias`` (no class of the release passes the flag to FusionAttention: inert),
+``disable_multi_head_attention_bias`` (read only by ``BartOnnxModel`` and ``ConformerOnnxModel``, whose
+attention fusions write MultiHeadAttention; inert under ``bert``'s class),
 ``attention_mask_format`` 0 / 1 / 3 away from bert (mask index assumes right padding, "experiment only", NoMask
 drops the mask: each changes the computation for some masks on purpose) and ``attention_op_type``.
 
