@@ -62,8 +62,10 @@ for fmt in (q.QuantFormat.QDQ, q.QuantFormat.QOperator):
     ops = [n.op_type for n in quantized.graph.node]
     step = float(reference.max() - reference.min()) / 127  # one int8 step of a symmetric range over y's values, bound
     y = run(out)
-    print(f"{fmt.name}: {ops}; min of y {y.min():.4f} (float model: {reference.min():.4f}), max abs err "
-          f"{np.abs(y - reference).max():.4f}")
+    print(
+        f"{fmt.name}: {ops}; min of y {y.min():.4f} (float model: {reference.min():.4f}), max abs err "
+        f"{np.abs(y - reference).max():.4f}"
+    )
     if y.min() < -step:
         failed = True
 sys.exit(1 if failed else 0)
