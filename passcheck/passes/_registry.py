@@ -42,12 +42,14 @@ from passcheck.passes.ort_format import ADAPTERS as ORT_FORMAT
 from passcheck.passes.ort_optimizer import LEVELS, OrtOptimizerAdapter
 from passcheck.passes.ort_qdq_helpers import ADAPTERS as ORT_QDQ_HELPERS
 from passcheck.passes.ort_qnn_preprocess import ADAPTERS as ORT_QNN
+from passcheck.passes.ort_quant_options import ADAPTERS as ORT_QUANT_OPTIONS
 from passcheck.passes.ort_quant_preprocess import ADAPTERS as ORT_QUANT
 from passcheck.passes.ort_quantize import ADAPTERS as ORT_QUANTIZE
 from passcheck.passes.ort_remove_initializer_input import ADAPTERS as ORT_REMOVE_INIT_INPUT
 from passcheck.passes.ort_symbolic_shape_infer import OrtSymbolicShapeInferAdapter
 from passcheck.passes.ort_transformers import ADAPTERS as ORT_TRANSFORMERS
 from passcheck.passes.ort_transformers import PREFIX as ORT_TRANSFORMERS_PREFIX
+from passcheck.passes.ort_transformers_options import ADAPTERS as ORT_TRANSFORMERS_OPTIONS
 from passcheck.passes.ort_weight_quant import ADAPTERS as ORT_WEIGHT_QUANT
 from passcheck.passes.polygraphy_onnx import ADAPTERS as POLYGRAPHY
 from passcheck.passes.python_tools import ADAPTERS as PYTHON_TOOLS
@@ -98,6 +100,8 @@ for _adapter in (
     *ONNX_TOOL,  # onnx-tool's shape inference, folding, Conv+BN fusion and reordering (extra install)
     *POLYGRAPHY,  # Polygraphy's ONNX loaders (sanitize, fold, infer, fp16, mark all)
     *TOOL_OPTIONS,  # onnxsim:simplify+<option> / onnxslim:slim+<option>: one documented option set (extra installs)
+    *ORT_TRANSFORMERS_OPTIONS,  # ort-transformers:<type>+<FusionOptions flag / opt_level>
+    *ORT_QUANT_OPTIONS,  # ort-quant:<variant>+<extra_options key>
 ):
     _FIXED[_adapter.id] = _adapter
 _USER: dict[str, PassAdapter] = {}

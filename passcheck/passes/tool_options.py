@@ -83,6 +83,12 @@ SLIM_STAGES: tuple[str, ...] = (
 )
 
 
+def keyed_id(base: str, name: str, value: Any) -> str:
+    """The id of pass ``base`` with one option set: ``base+name`` for a flag set True, else ``base+name=value``
+    (``onnxsim:simplify+include_subgraph``, ``ort-quant:quantize-dynamic+MatMulConstBOnly=False``)."""
+    return f"{base}+{name}" if value is True else f"{base}+{name}={value}"
+
+
 @dataclasses.dataclass(frozen=True)
 class Option:
     """One keyword option of a tool's entry point, set to the value that departs from its default.
@@ -106,8 +112,7 @@ class Option:
 
     @property
     def pass_id(self) -> str:
-        suffix = self.name if self.value is True else f"{self.name}={self.value}"
-        return f"{self.base}+{suffix}"
+        return keyed_id(self.base, self.name, self.value)
 
     @property
     def kwargs(self) -> dict[str, Any]:

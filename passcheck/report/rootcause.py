@@ -53,8 +53,9 @@ _ORT_CONFIGURED = re.compile(r"^ort:(?:disabled|basic|extended|all)(?:\+|-withou
 _ORT_TRANSFORMERS = "ort-transformers:"
 #: onnxsim's / onnxslim's entry point with one documented option set (:mod:`passcheck.passes.tool_options`:
 #: ``onnxsim:simplify+include_subgraph``): the same pipeline, one stage switched on or off, so a defect it shows the
-#: same way is the plain pass's.
-_TOOL_OPTION = re.compile(r"^(onnxsim:simplify|onnxslim:slim)\+")
+#: same way is the plain pass's. onnxruntime's quantizers with one ``extra_options`` key set
+#: (:mod:`passcheck.passes.ort_quant_options`: ``ort-quant:quantize-static+DedicatedQDQPair``) likewise.
+_TOOL_OPTION = re.compile(r"^(onnxsim:simplify|onnxslim:slim|ort-quant:[a-z-]+)\+")
 _INPUT = "input"
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|['\"].*$")  # a quote cut off by a shortened message runs to the end
@@ -103,7 +104,8 @@ def pass_family(pass_id: str) -> str:
     """The pass one defect is grouped under whichever variant of it showed the defect: ``ort:level`` for
     onnxruntime's cumulative levels (``ort:disabled`` ⊂ ``basic`` ⊂ ``extended`` ⊂ ``all``) and those levels with a
     session config key set or a transformer removed (``ort:all+<key>=<value>``), the plain ``onnxsim:simplify`` /
-    ``onnxslim:slim`` for the tool with one option set (``onnxsim:simplify+include_subgraph``), ``ort-transformers:*``
+    ``onnxslim:slim`` for the tool with one option set (``onnxsim:simplify+include_subgraph``; the plain quantizer for
+    ``ort-quant:<variant>+<extra_options key>``), ``ort-transformers:*`` (its option passes too)
     for every model type of onnxruntime's transformers optimizer, else ``pass_id`` itself.
 
     The model types share their fusions: ``onnxruntime.transformers.optimizer.MODEL_TYPES`` maps every type but
@@ -196,12 +198,17 @@ def _changes(form: str) -> tuple[int, int]:
     return (len(parts), 0 if all("@" in p for p in parts) else 1)
 
 
+def _transformers_option(pass_id: str) -> bool:
+    # ort-transformers:<type>+<flag> (passcheck.passes.ort_transformers_options): its family is ort-transformers:*
+    return pass_id.startswith(_ORT_TRANSFORMERS) and "+" in pass_id
+
+
 def _rank(f: Finding, order: dict[int, int]) -> tuple:
     # a variant (a config key, an option) after its family's plain pass
     level = (
         _ORT_LEVELS.index(f.pass_id)
         if f.pass_id in _ORT_LEVELS
-        else len(_ORT_LEVELS) + bool(_TOOL_OPTION.match(f.pass_id))
+        else len(_ORT_LEVELS) + bool(_TOOL_OPTION.match(f.pass_id) or _transformers_option(f.pass_id))
     )
     return (f.pass_id != _INPUT, level, _changes(f.form), order[id(f)])
 
