@@ -18,6 +18,10 @@ from tests._inproc import cli
 # 14 map bases: more than the 12 rows step 0 sees (lazymap.FIRST), all seen from step 3 on (the broadcast family
 # without its unidirectional-* bases, session 38, so the count stays 14)
 CASES = ("--case", "axes/*", "--case", "broadcast/[!u]*")
+# the map's schedule and a resume are facts of its rows, not of how many tools a row holds: the first two tests
+# observe the one catalogue tool of one pass (onnx shape inference: cheap to observe), where without --pass each of
+# their three cold hunts observed the bases under all eleven tools; the third test still observes every tool
+ONE_TOOL = ("--pass", "onnx:infer-shapes")
 
 
 def _hunt(out: Path, cache: Path, budget: str, *args: str) -> subprocess.CompletedProcess:
@@ -35,7 +39,7 @@ def _items(out: Path) -> list[tuple[str, str, str]]:
 
 
 def test_first_item_is_tried_before_the_map_is_complete(tmp_path):
-    r = _hunt(tmp_path / "h", tmp_path / "empty-cache", "4items")
+    r = _hunt(tmp_path / "h", tmp_path / "empty-cache", "4items", *ONE_TOOL)
     assert r.returncode in (0, 1), r.stderr
     counts = re.findall(r"(\d+)/4 items \(\d+ signatures; map: (\d+)/(\d+) bases", r.stderr)
     assert [c[0] for c in counts] == ["1", "2", "3", "4"], r.stderr
@@ -48,15 +52,15 @@ def test_first_item_is_tried_before_the_map_is_complete(tmp_path):
 
 def test_resume_after_a_partial_map_tries_the_items_of_a_hunt_with_a_full_cache(tmp_path):
     cold, warm = tmp_path / "cold-cache", tmp_path / "warm-cache"
-    first = _hunt(tmp_path / "resumed", cold, "2items")  # stops with 12 of 14 rows observed
+    first = _hunt(tmp_path / "resumed", cold, "2items", *ONE_TOOL)  # stops with 12 of 14 rows observed
     assert first.returncode in (0, 1), first.stderr
     assert "map: 12/14 bases" in first.stderr
-    again = _hunt(tmp_path / "resumed", cold, "5items", "--resume")
+    again = _hunt(tmp_path / "resumed", cold, "5items", "--resume", *ONE_TOOL)
     assert again.returncode in (0, 1), again.stderr
     rows = (cold / "coverage").glob(f"*/{ROWS}")
     assert sum(len(p.read_text().splitlines()) for p in rows) >= 14, again.stderr  # the resumed hunt saw them all
     shutil.copytree(cold, warm)  # every row in the cache before the compared hunt
-    whole = _hunt(tmp_path / "whole", warm, "7items")
+    whole = _hunt(tmp_path / "whole", warm, "7items", *ONE_TOOL)
     assert whole.returncode in (0, 1), whole.stderr
     assert len(_items(tmp_path / "whole")) == 7
     assert _items(tmp_path / "resumed") == _items(tmp_path / "whole")
