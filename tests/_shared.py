@@ -63,28 +63,3 @@ def generated_cases(tmp_path_factory: pytest.TempPathFactory, key: str, ops: lis
     mp.setenv("PASSCHECK_CACHE", str(own))
     yield {c.id: c for c in to_cases(index(ops=ops, quiet=True))}
     mp.undo()
-
-
-def seed_catalogue(tmp_path_factory: pytest.TempPathFactory, cache: Path) -> None:
-    """Put the coverage catalogue into the ``PASSCHECK_CACHE`` folder ``cache`` (``coverage/<key>/catalogue.json``,
-    :mod:`passcheck.coverage.cache`), read once per test run (:func:`built_once`) in a pooled isolation worker.
-
-    The catalogue is a function of the tool versions and the catalogue readers' sources (the cache's key): a hunt or
-    ``coverage`` run on a new cache folder read it again before its first row (every tool imported in its worker:
-    3.4 s of CPU, 81 s of wall at load 30, session 44). Rows (``observed.jsonl``) are not copied: a cache seeded so
-    is still empty of observations. A catalogue that a tool could not be read for is never written by passcheck
-    (:func:`passcheck.coverage.map.catalogue`), so then nothing is seeded and the run reads it itself."""
-
-    def build(folder: Path) -> None:
-        from passcheck.coverage.cache import Cache
-        from passcheck.coverage.map import catalogue
-        from passcheck.passes.isolation import executor_for
-
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("PASSCHECK_CACHE", str(folder))
-            with executor_for(None) as ex:
-                catalogue(ex, cache=Cache())
-
-    shared, _ = built_once(tmp_path_factory, "coverage-catalogue", build)
-    if (shared / "coverage").is_dir():
-        shutil.copytree(shared / "coverage", cache / "coverage", dirs_exist_ok=True)

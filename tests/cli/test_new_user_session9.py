@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from tests import _case_gates
-from tests._shared import seed_catalogue
 from tests.cli.test_usage_before_work import relu  # noqa: F401 - the one-Relu model fixture
 
 PASSCHECK = str(Path(sys.executable).with_name("passcheck"))
@@ -42,7 +41,7 @@ def test_coverage_refuses_an_unknown_pass_id_before_any_work(tmp_path):
     assert not (tmp_path / "cache" / "coverage").exists()  # refused before the catalogue was read
 
 
-def test_hunt_counts_the_coverage_map_it_builds_on_its_progress_line(tmp_path, tmp_path_factory):
+def test_hunt_counts_the_coverage_map_it_builds_on_its_progress_line(tmp_path):
     # uncached, the map of the whole library took 10+ minutes before the budget started: with no
     # line in that time, 'hunt --budget 2m' in a CI log looked hung; now its rows are observed inside
     # the budget (passcheck.hunt.lazymap) and each item's line counts them. One --pass: the map then observes
@@ -51,7 +50,6 @@ def test_hunt_counts_the_coverage_map_it_builds_on_its_progress_line(tmp_path, t
     # every tool in process)
     hunt = ["hunt", "--budget", "1items", "--case", "optional-input/conv-bn", "--no-generated"]
     hunt += ["--pass", "onnx:infer-shapes"]
-    seed_catalogue(tmp_path_factory, tmp_path / "cache")  # the catalogue read once per test run, no row observed
     p = _run([*hunt, "--out", "h"], tmp_path, PASSCHECK_PROGRESS_EVERY="0", PASSCHECK_FORMS_CACHE="1")
     assert p.returncode in (0, 1), (p.returncode, p.stderr[-2000:])
     lines = p.stderr.splitlines()

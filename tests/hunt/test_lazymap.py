@@ -12,32 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from passcheck.coverage.cache import ROWS, Cache
 from tests._inproc import cli
-from tests._shared import seed_catalogue
 
 # 14 map bases: more than the 12 rows step 0 sees (lazymap.FIRST), all seen from step 3 on (the broadcast family
 # without its unidirectional-* bases, session 38, so the count stays 14)
 CASES = ("--case", "axes/*", "--case", "broadcast/[!u]*")
-# the map's schedule and a resume are facts of its rows, not of how many tools a row holds: the first two tests
-# observe the one catalogue tool of one pass (onnx shape inference: cheap to observe), where without --pass each of
-# their three cold hunts observed the bases under all eleven tools; the third test still observes every tool
-ONE_TOOL = ("--pass", "onnx:infer-shapes")
-
-
-@pytest.fixture
-def new_cache(tmp_path, tmp_path_factory):
-    """``new_cache(name)``: the folder ``tmp_path / name``, a ``PASSCHECK_CACHE`` holding the coverage catalogue
-    and no observed row (tests/_shared.py: the catalogue is read once per test run, each cold hunt here read it
-    again; the map's rows, what these tests are about, are still observed by the hunts)."""
-
-    def make(name: str) -> Path:
-        seed_catalogue(tmp_path_factory, tmp_path / name)
-        return tmp_path / name
-
-    return make
 
 
 def _hunt(out: Path, cache: Path, budget: str, *args: str) -> subprocess.CompletedProcess:
@@ -54,8 +34,8 @@ def _items(out: Path) -> list[tuple[str, str, str]]:
     return [(i["base"], i["form"], i["pass"]) for i in state["items"]]
 
 
-def test_first_item_is_tried_before_the_map_is_complete(tmp_path, new_cache):
-    r = _hunt(tmp_path / "h", new_cache("empty-cache"), "4items", *ONE_TOOL)
+def test_first_item_is_tried_before_the_map_is_complete(tmp_path):
+    r = _hunt(tmp_path / "h", tmp_path / "empty-cache", "4items")
     assert r.returncode in (0, 1), r.stderr
     counts = re.findall(r"(\d+)/4 items \(\d+ signatures; map: (\d+)/(\d+) bases", r.stderr)
     assert [c[0] for c in counts] == ["1", "2", "3", "4"], r.stderr
@@ -66,17 +46,17 @@ def test_first_item_is_tried_before_the_map_is_complete(tmp_path, new_cache):
     assert sum(len(p.read_text().splitlines()) for p in rows) >= 14  # every row kept for the next hunt
 
 
-def test_resume_after_a_partial_map_tries_the_items_of_a_hunt_with_a_full_cache(tmp_path, new_cache):
-    cold, warm = new_cache("cold-cache"), tmp_path / "warm-cache"
-    first = _hunt(tmp_path / "resumed", cold, "2items", *ONE_TOOL)  # stops with 12 of 14 rows observed
+def test_resume_after_a_partial_map_tries_the_items_of_a_hunt_with_a_full_cache(tmp_path):
+    cold, warm = tmp_path / "cold-cache", tmp_path / "warm-cache"
+    first = _hunt(tmp_path / "resumed", cold, "2items")  # stops with 12 of 14 rows observed
     assert first.returncode in (0, 1), first.stderr
     assert "map: 12/14 bases" in first.stderr
-    again = _hunt(tmp_path / "resumed", cold, "5items", "--resume", *ONE_TOOL)
+    again = _hunt(tmp_path / "resumed", cold, "5items", "--resume")
     assert again.returncode in (0, 1), again.stderr
     rows = (cold / "coverage").glob(f"*/{ROWS}")
     assert sum(len(p.read_text().splitlines()) for p in rows) >= 14, again.stderr  # the resumed hunt saw them all
     shutil.copytree(cold, warm)  # every row in the cache before the compared hunt
-    whole = _hunt(tmp_path / "whole", warm, "7items", *ONE_TOOL)
+    whole = _hunt(tmp_path / "whole", warm, "7items")
     assert whole.returncode in (0, 1), whole.stderr
     assert len(_items(tmp_path / "whole")) == 7
     assert _items(tmp_path / "resumed") == _items(tmp_path / "whole")
@@ -92,14 +72,14 @@ def _observed_tools(cache: Path) -> dict[str, int]:
     return out
 
 
-def test_a_hunt_of_one_pass_observes_only_the_catalogue_its_pass_runs(tmp_path, new_cache):
+def test_a_hunt_of_one_pass_observes_only_the_catalogue_its_pass_runs(tmp_path):
     # observing every tool for one --pass spent half a cold-cache 2-minute hunt (docs/hunt.md): the rows of
     # the other tools steer none of its items
-    one = _hunt(tmp_path / "one", new_cache("one-cache"), "1items", "--pass", "ort:symbolic-shape-infer")
+    one = _hunt(tmp_path / "one", tmp_path / "one-cache", "1items", "--pass", "ort:symbolic-shape-infer")
     assert one.returncode in (0, 1), one.stderr
     assert _observed_tools(tmp_path / "one-cache") == {"ort-symbolic-shape-infer": 12}, one.stderr
     assert "ort-symbolic-shape-infer: 0 -> " in one.stderr and "onnx-version-converter: 0 -> " not in one.stderr
-    every = _hunt(tmp_path / "every", new_cache("every-cache"), "1items")  # no --pass: every pass, every tool
+    every = _hunt(tmp_path / "every", tmp_path / "every-cache", "1items")  # no --pass: every pass, every tool
     assert every.returncode in (0, 1), every.stderr
     tools = _observed_tools(tmp_path / "every-cache")
     assert {"onnx-version-converter", "onnxruntime", "ort-symbolic-shape-infer"} <= set(tools), every.stderr
