@@ -40,8 +40,10 @@ def _items(out: Path, seed: int, budget: str) -> list[tuple[str, str, str]]:
 
 
 def test_a_hunt_draws_the_same_items_after_another_hunt_in_the_same_process(tmp_path):
-    # On 73685c0c (before M535) seed 2 after seed 1 first differed at its seventh item: `rank-opaque-view@scaled`
-    # alone, `rank-opaque-view` (all at once) after seed 1 -- the op step's probe bases were seed 1's.
+    # Before M535 (int 73685c0c with both session-43 rewrites registered), 120-item hunts: seed 2 after a seed-1 hunt
+    # that met cold caches first differed from seed 2 alone at its seventh item (`rank-opaque-view@scaled` alone,
+    # `rank-opaque-view` after seed 1: the op step walked seed 1's probe bases). At this budget and with warm caches
+    # the old code passes this test too; the test below is the one that fails without M535 (docs/recall.md 23a).
     first = _items(tmp_path / "b1", 2, "12items")
     _items(tmp_path / "a", 1, "12items")
     again = _items(tmp_path / "b2", 2, "12items")
