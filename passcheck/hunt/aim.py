@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from passcheck.hunt.bases_memo import BasesMemo
+
 if TYPE_CHECKING:
     from passcheck.coverage.entry import Entry
     from passcheck.hunt.space import Base
@@ -63,18 +65,18 @@ def reads_by_pass(
 
 
 def holding(bases: Sequence[Base]) -> dict[str, list[Base]]:
-    """Op type → the bases holding it (:meth:`.space.Base.ops`), in id order; memoized per list of base ids."""
+    """Op type → the bases holding it (:meth:`.space.Base.ops`), in id order; memoized per list of Base objects (by
+    identity, :mod:`.bases_memo`: the answer holds the bases)."""
     from passcheck.hunt.preconditions import ops_of
 
-    key = tuple(b.id for b in bases)
-    if _HELD.get("key") != key:
+    def make() -> dict[str, list[Base]]:
         out: dict[str, list[Base]] = {}
         for b in sorted(bases, key=lambda b: b.id):
             for op in ops_of(b):
                 out.setdefault(op, []).append(b)
-        _HELD.clear()
-        _HELD.update(key=key, held=out)
-    return _HELD["held"]
+        return out
+
+    return _HELD.get(bases, None, make)
 
 
-_HELD: dict[str, object] = {}
+_HELD: BasesMemo[dict[str, list[Base]]] = BasesMemo()

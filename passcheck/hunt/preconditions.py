@@ -30,6 +30,8 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from passcheck.hunt.bases_memo import BasesMemo
+
 if TYPE_CHECKING:
     from passcheck.hunt.space import Base
 
@@ -72,16 +74,13 @@ class ProbeSet:
 
 
 def probe_set(bases: Sequence[Base]) -> ProbeSet:
-    """``ProbeSet(bases)``, the one made last for the same base ids (a hunt asks three times: the cache key,
-    :meth:`Preconditions.of`, the scheduler's op steps)."""
-    key = tuple(b.id for b in bases)
-    if _PROBED.get("key") != key:
-        _PROBED.clear()
-        _PROBED.update(key=key, set=ProbeSet(bases))
-    return _PROBED["set"]
+    """``ProbeSet(bases)``, the one made last for the same Base objects (a hunt asks three times: the cache key,
+    :meth:`Preconditions.of`, the scheduler's op steps; by identity, :mod:`.bases_memo`: a ProbeSet holds the bases,
+    and another hunt's are not this one's)."""
+    return _PROBED.get(bases, None, lambda: ProbeSet(bases))
 
 
-_PROBED: dict[str, object] = {}
+_PROBED: BasesMemo[ProbeSet] = BasesMemo()
 
 
 class Preconditions:
@@ -145,13 +144,9 @@ class Preconditions:
 
     @classmethod
     def of(cls, bases: Sequence[Base], seed: int = 0) -> Preconditions:
-        """``Preconditions(bases, seed)``, the one made before for the same bases (by id) and seed, in this process or
-        (:func:`cached`) in the cache folder."""
-        key = (tuple(b.id for b in bases), seed)
-        if key not in _MADE:
-            _MADE.clear()
-            _MADE[key] = cached(bases, seed)
-        return _MADE[key]
+        """``Preconditions(bases, seed)``, the one made before for the same Base objects (:mod:`.bases_memo`) and seed
+        in this process, or (:func:`cached`) for the same probe ids and seed in the cache folder."""
+        return _MADE.get(bases, seed, lambda: cached(bases, seed))
 
 
 def cached(bases: Sequence[Base], seed: int) -> Preconditions:
@@ -198,7 +193,7 @@ def cached(bases: Sequence[Base], seed: int) -> Preconditions:
     return got
 
 
-_MADE: dict[tuple, Preconditions] = {}
+_MADE: BasesMemo[Preconditions] = BasesMemo()
 
 
 def ops_of(base: Base) -> tuple[str, ...]:

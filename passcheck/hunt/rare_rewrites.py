@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.hunt import preconditions
+from passcheck.hunt.bases_memo import BasesMemo
 
 if TYPE_CHECKING:
     from passcheck.hunt.space import Base
@@ -122,12 +123,11 @@ class RareRewrites:
     @classmethod
     def of(cls, bases: Sequence[Base], sample: int, seed: int) -> RareRewrites:
         """``RareRewrites(bases, sample, seed, Preconditions.of(bases, seed))``, the one made before for the same
-        bases (by id), sample and seed (a hunt rebuilds its scheduler as its map grows)."""
-        key = (tuple(b.id for b in bases), sample, seed)
-        if key not in _MADE:
-            _MADE.clear()
-            _MADE[key] = cls(bases, sample, seed, preconditions.Preconditions.of(bases, seed))
-        return _MADE[key]
+        Base objects (by identity, :mod:`.bases_memo`), sample and seed (a hunt rebuilds its scheduler as its map
+        grows)."""
+        return _MADE.get(
+            bases, (sample, seed), lambda: cls(bases, sample, seed, preconditions.Preconditions.of(bases, seed))
+        )
 
 
-_MADE: dict[tuple, RareRewrites] = {}
+_MADE: BasesMemo[RareRewrites] = BasesMemo()

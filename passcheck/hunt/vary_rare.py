@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.hunt import preconditions, vary_group, vary_scale
+from passcheck.hunt.bases_memo import BasesMemo
 
 if TYPE_CHECKING:
     from passcheck.hunt.space import Base
@@ -90,12 +91,13 @@ class Rare:
     @classmethod
     def of(cls, bases: Sequence[Base], sample: int, seed: int) -> Rare:
         """``Rare(bases, sample, seed, Preconditions.of(bases, seed).neighbours)``, the one made before for the same
-        bases (by id), sample and seed (a hunt rebuilds its scheduler as its map grows: :mod:`.lazymap`)."""
-        key = (tuple(b.id for b in bases), sample, seed)
-        if key not in _MADE:
-            _MADE.clear()
-            _MADE[key] = cls(bases, sample, seed, preconditions.Preconditions.of(bases, seed).neighbours)
-        return _MADE[key]
+        Base objects (by identity, :mod:`.bases_memo`), sample and seed (a hunt rebuilds its scheduler as its map grows:
+        :mod:`.lazymap`)."""
+        return _MADE.get(
+            bases,
+            (sample, seed),
+            lambda: cls(bases, sample, seed, preconditions.Preconditions.of(bases, seed).neighbours),
+        )
 
     def offering(self, kind: str, keep: Callable[[Base], bool] | None = None) -> list[Base]:
         """The bases whose neighbours include ``kind`` (a rare kind), in :attr:`meeting` order; of an observed
@@ -119,7 +121,7 @@ class Rare:
         return out
 
 
-_MADE: dict[tuple, Rare] = {}
+_MADE: BasesMemo[Rare] = BasesMemo()
 
 
 def _quick(base: Base, kind: str) -> bool | None:

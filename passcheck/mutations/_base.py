@@ -90,8 +90,8 @@ class Rewrite:
     hides_shapes: bool = False
     after: tuple[str, ...] = ()
     lists: bool = False
-    #: The sites at one node are alternatives (e.g. one layout per node at a time, ``NODE:perm-P``): the all-at-once
-    #: form writes one of each node's sites, so :meth:`sites` lists more than it changes.
+    #: The sites at one node are alternatives (``NODE:perm-P`` of transpose-conjugate-perm: one layout per node at a
+    #: time): the all-at-once form writes one of each node's sites, so :meth:`sites` lists more than it changes.
     alternatives: bool = False
 
     def signature(self, label: str, signatures: Mapping[str, object]) -> object:

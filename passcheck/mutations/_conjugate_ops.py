@@ -131,11 +131,21 @@ class Layout:
 def layout(r: int) -> Layout:
     """The site permutation for rank ``r`` >= 2: axis 1 moved last for rank 4 (NCHW → NHWC, what
     layout-converting exporters write), all axes reversed otherwise; never the identity."""
-    p = (0, 2, 3, 1) if r == 4 else tuple(reversed(range(r)))
-    inv = [0] * r
+    return layout_of((0, 2, 3, 1) if r == 4 else tuple(reversed(range(r))))
+
+
+def layout_of(p: tuple[int, ...]) -> Layout:
+    """The :class:`Layout` of permutation ``p`` (any permutation of ``range(len(p))``, the identity included).
+
+    Raises:
+        ValueError: ``p`` is not a permutation of its axes.
+    """
+    if sorted(p) != list(range(len(p))):
+        raise ValueError(f"{list(p)} is not a permutation of {len(p)} axes")
+    inv = [0] * len(p)
     for i, a in enumerate(p):
         inv[a] = i
-    return Layout(p, tuple(inv))
+    return Layout(tuple(p), tuple(inv))
 
 
 @dataclasses.dataclass

@@ -18,6 +18,7 @@ are shape inference's to find); the node's outputs keep their names.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from passcheck.mutations import _base as B
@@ -49,6 +50,20 @@ def _typed(names, site: Site) -> bool:
 
 def conjugate(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[str]:
     """Each handled node → the same op in a permuted layout (module docs); the labels changed, in model order."""
+
+    def fixed(label: str, r: int):
+        return [(label, layout(r))] if B.chosen(only, label) else []
+
+    return conjugate_in(model, fixed, listing=False)
+
+
+def conjugate_in(
+    model: onnx.ModelProto, layouts: Callable[[str, int], list[tuple[str, Layout]]], listing: bool
+) -> list[str]:
+    """Each handled node conjugated by the first layout ``layouts(node label, rank)`` offers that the op takes (its
+    plan exists and every transposed value has a type Transpose takes), in place; the site labels of those layouts,
+    in model order. With ``listing`` (:data:`._base.LISTING` of a rewrite declared ``lists``), the label of
+    *every* offered layout the op takes and the model untouched."""
     g = model.graph
     site = Site(known(model), B.static_tensors(g), B.opset(model))
     taken = B.all_names(model)
@@ -57,22 +72,25 @@ def conjugate(model: onnx.ModelProto, only: frozenset[str] | None = None) -> lis
     freed: set[str] = set()
     labels = []
     for i, n in enumerate(g.node):
-        label = B.node_label(n, i)
-        if not B.is_default_domain(n) or not n.input or not B.chosen(only, label):
+        if not B.is_default_domain(n) or not n.input:
             continue
         r = _rank(n, site)
         if r is None or r < 2:
             continue
-        lay = layout(r)
-        plan = plan_for(n, site, lay)
-        if plan is None or not _typed([n.input[s] for s in plan.inputs], site):
-            continue
-        if not _typed([o for o, q in zip(n.output, plan.outputs) if q is not None and o], site):
-            continue
-        before[i], after = _rewrite(g, n, plan, lay, taken, freed, label)
-        replace[i] = [n, *after]
-        labels.append(label)
-    if labels:
+        label = B.node_label(n, i)
+        for name, lay in layouts(label, r):
+            plan = plan_for(n, site, lay)
+            if plan is None or not _typed([n.input[s] for s in plan.inputs], site):
+                continue
+            if not _typed([o for o, q in zip(n.output, plan.outputs) if q is not None and o], site):
+                continue
+            labels.append(name)
+            if listing:
+                continue
+            before[i], after = _rewrite(g, n, plan, lay, taken, freed, label)
+            replace[i] = [n, *after]
+            break
+    if replace:
         splice(g, before, replace)
         B.drop_unused(g, freed)
     return labels

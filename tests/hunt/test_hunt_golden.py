@@ -31,7 +31,10 @@ moved them again (the same one signature, other items; rewritten). Session 39's 
 moved them again (none of its items drawn; the one signature of before and two of ``planted:keepdims0``;
 rewritten), and with the session's other rewrites merged (``text-axis-*``, ``text-default-*``,
 ``call-carries-graphs-attribute``) again (rewritten). Session 40's ``function-opset-*`` and ``*-names-as-values``
-moved them again (none of their items drawn; three signatures of two planted passes; rewritten). It runs with
+moved them again (none of their items drawn; three signatures of two planted passes; rewritten). Session 44's
+registration of ``cast-across-movement`` and ``transpose-conjugate-perm`` moved them again (four signatures of three
+planted passes, other items; rewritten, with each hunt of one process independent of the ones before it, M535). It
+runs with
 ``--no-variation``: the base variations (:mod:`passcheck.hunt.variation`) joined the search after it was
 written, and without them the sequence is the one it holds (``tests/hunt/test_variation.py`` covers them).
 """
