@@ -76,3 +76,19 @@ def test_a_graphsurgeon_import_finding_meets_row_1435(pass_id, oracle, kind, mes
 def test_a_quantizers_dropped_dim_denotation_meets_row_711_through_its_first_step(pass_id):
     assert "onnx:infer-shapes" in documented.pass_steps(pass_id)
     assert _row(pass_id, "pass-contract", "description-dropped", DROPPED.format(p=pass_id)) == "711"
+
+
+@pytest.mark.parametrize(
+    ("value", "row"),
+    [
+        ("[[[-6. -5. -4. -3. -3.]]]", "1447"),  # 1-D: the reference evaluator's MaxPool raised
+        ("[[[[[1. 2.]\n   [3. 4.]]]]]", "1447"),  # 3-D
+        ("[[[[ 1.  2.]\n   [ 3.  4.]]]]", None),  # 2-D: the reference pads it; another cause
+    ],
+)
+def test_an_unfolded_constant_maxpool_meets_row_1447_by_its_rank(value, row):
+    message = f"MaxPool node 'node' reads only constants and always yields {value} (same for every binding) but "
+    message += "onnxscript:optimize did not fold it"
+    sig = Signature("onnxscript:optimize", "folding", "missed-optimization", ("Add", "MaxPool"), "", "")
+    entry = documented.which(sig.key, {"signature": sig.to_json(), "message": message})
+    assert (entry and entry["row"]) == row
