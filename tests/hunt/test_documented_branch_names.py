@@ -92,3 +92,12 @@ def test_an_unfolded_constant_maxpool_meets_row_1447_by_its_rank(value, row):
     sig = Signature("onnxscript:optimize", "folding", "missed-optimization", ("Add", "MaxPool"), "", "")
     entry = documented.which(sig.key, {"signature": sig.to_json(), "message": message})
     assert (entry and entry["row"]) == row
+
+
+@pytest.mark.parametrize(("op", "row"), [("Compress", "360"), ("NonZero", "360"), ("Greater", None)])
+def test_an_unfolded_value_sized_node_meets_the_output_size_guards_row(op, row):
+    message = f"{op} node '#0' reads only constants and always yields [[1. 2.]] (same for every binding) but "
+    message += "ort:basic did not fold it"
+    sig = Signature("ort:basic", "folding", "missed-optimization", (op,), "", "")
+    entry = documented.which(sig.key, {"signature": sig.to_json(), "message": message})
+    assert (entry and entry["row"]) == row
