@@ -5,7 +5,8 @@ main graph introduces after the If is not visible in its branches. `r = If(true)
 initializer of the branch }{ b = Sub(x, q) }`, then `t = Mul(r, k)` (`t` the graph output), opset 18, is valid: the
 plain checker accepts it and onnxruntime runs it. onnx-graphsurgeon 0.6.1's `Graph.fold_constants()` (its default
 `flatten_subgraphs=True` inlines the branch of a constant condition) raises "Cycle detected in graph! Are there
-tensors with duplicate names in the graph?" (the inlined initializer `t` and the Mul's output `t` become one tensor);
+tensors with duplicate names in the graph?" (`import_onnx` already binds the branch's `t` to the Mul's output `t`:
+`import_graph` looks subgraph initializers up in the outer graph's declared tensors, round 23g);
 with the initializer named `p` it folds the If away and the result is right. Found by the
 `scope-names/if-constant-condition` base (round 23c, M542), form `initializer-as-later-output`.
 Exits 1 while folding fails or gives a wrong model, 0 once it is right.

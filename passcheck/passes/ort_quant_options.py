@@ -84,7 +84,7 @@ EXTRAS: tuple[Extra, ...] = tuple(Extra(v, k, val, why) for k, val, variants, wh
 
 class OrtQuantOptionAdapter(OrtQuantizeAdapter):
     """The plain quantizer with one :class:`Extra` in ``extra_options``; see the module docs. Its capabilities,
-    calibration and registries are the plain variant's; its step is the plain pass.
+    calibration and registries are the plain variant's; its steps are the plain pass and the plain pass's own.
 
     Raises (from :meth:`apply`, recorded as ``crashed``): whatever the quantizer raises."""
 
@@ -93,7 +93,7 @@ class OrtQuantOptionAdapter(OrtQuantizeAdapter):
         self.option = extra
         self.options = {**OPTIONS.get(extra.variant, {}), "extra_options": {extra.key: extra.value}}
         self.id = extra.pass_id
-        self.steps = (f"{PREFIX}{extra.variant}",)
+        self.steps = (f"{PREFIX}{extra.variant}", *self.steps)  # the plain quantizer, then what it runs first
         self.doc = f"{self.doc}, extra_options={{{extra.key!r}: {extra.value!r}}}: {extra.reason}"
 
 

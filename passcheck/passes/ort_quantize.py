@@ -57,6 +57,9 @@ class OrtQuantizeAdapter(PassAdapter):
 
     Attributes:
         calibrates: the variant computes activation scales from calibration data (``quantize_static``).
+        steps: ``onnx:infer-shapes``: ``quantize_static`` and ``quantize_dynamic`` load the model through
+            ``quant_utils.load_model_with_shape_infer`` (``onnx.shape_inference.infer_shapes_path``, default options)
+            before quantizing, so what onnx's inference drops (row 711's dim denotations) the quantizer drops too.
         feeds: the calibration data, one dict per run (graph input name → array), as the engine's
             :func:`~passcheck.engine.feeds_for` gives them; empty until :meth:`calibrated`.
 
@@ -73,6 +76,7 @@ class OrtQuantizeAdapter(PassAdapter):
         self.function, self.format = VARIANTS[variant]
         self.options = OPTIONS.get(variant, {})
         self.calibrates = self.function == "quantize_static"
+        self.steps = ("onnx:infer-shapes",)  # its own source infers first: see the class docstring
         self.id = f"{PREFIX}{variant}"
         extra = "".join(f", {k}={v!r}" for k, v in self.options.items())
         reader = ", reader (the case's feeds)" if self.calibrates else ""

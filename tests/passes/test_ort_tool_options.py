@@ -74,7 +74,7 @@ def test_every_quantizer_option_is_a_documented_key_of_its_variant():
         assert extra.pass_id in ids and Q.extra_of(extra.pass_id) is extra
         doc = dynamic if extra.variant == "quantize-dynamic" else static
         assert f"{extra.key} = " in doc, extra
-        assert adapter.steps == (f"ort-quant:{extra.variant}",)
+        assert adapter.steps == (f"ort-quant:{extra.variant}", "onnx:infer-shapes")  # the plain pass, then its own
         assert adapter.options["extra_options"] == {extra.key: extra.value}
         assert adapter.capabilities == get_pass(f"ort-quant:{extra.variant}").capabilities
         assert adapter.by_type == get_pass(f"ort-quant:{extra.variant}").by_type
