@@ -338,6 +338,10 @@ class Scheduler:
         self.rewrites_on: dict[str, set[str]] = {}  # pass → the rewrite kinds of its plain rewrite items
         self._firsts: dict[str, list[int]] = {}  # pass → [its op-free first-of-kind items, its other rewrite items]
         self._entry_sites: dict[tuple[str, frozenset[str]], list[str]] = {}  # (base, entry ops) → entry_sites
+        # what the per-step ranking of every listed form reads again on each step, kept for this hunt only (round 23u):
+        self._triples: dict[tuple[str, str, str], frozenset[Triple]] = {}  # (base, form, pass) → triples(item)
+        self._form_facts: dict[str, tuple[int, str | None]] = {}  # form → (form_depth, its op-free first kind)
+        self._entry_at: dict[tuple[str, str], list[str]] | None = None  # (base, pass) → entry_sites, in one _best
 
     def passes_of(self, base_id: str) -> Sequence[str]:
         """The passes the items of base ``base_id`` draw from."""
@@ -487,16 +491,23 @@ class Scheduler:
         nodes (:func:`.entry_sites.op_free`), while such first items are no more than the pass's other rewrite
         items: a freedom of the IR that any base has is one of ~160 rewrites for the triple rule, whose op novelty
         never ranks it, so it gets one early item per pass (``deep-identity-chain``: round 5b)."""
-        if variation.is_variation(form) or compose.is_composed(form):
-            return False
         firsts, others = self._firsts.get(pass_id, [0, 0])
         if firsts > others:
             return False
-        rids = {r for r, _ in hforms.parts(form)}
-        if len(rids) != 1:
-            return False
-        rid = next(iter(rids))
-        return entry_sites.op_free(rid) and hforms.kind(form) not in self.rewrites_on.get(pass_id, ())
+        kind = self._form_of(form)[1]
+        return kind is not None and kind not in self.rewrites_on.get(pass_id, ())
+
+    def _form_of(self, form: str) -> tuple[int, str | None]:
+        """``form``'s depth (:func:`form_depth`) and, for a plain rewrite form of one rewrite whose sites are no nodes
+        (:func:`.entry_sites.op_free`), its kind (else None): functions of the form alone, spelt once per hunt."""
+        if (got := self._form_facts.get(form)) is None:
+            kind = None
+            if not variation.is_variation(form) and not compose.is_composed(form):
+                rids = {r for r, _ in hforms.parts(form)}
+                if len(rids) == 1 and entry_sites.op_free(next(iter(rids))):
+                    kind = hforms.kind(form)
+            got = self._form_facts[form] = (form_depth(form), kind)
+        return got
 
     def neighbour(self, base: Base, vform: str):
         """``base``'s neighbour ``vform`` (built once; None when it does not build)."""
@@ -549,14 +560,17 @@ class Scheduler:
         own = set(self.passes_of(base.id))
         return [p for p in dict.fromkeys(base.case.passes) if p in own]
 
-    def triples(self, item: Item) -> set[Triple]:
+    def triples(self, item: Item) -> frozenset[Triple]:
         """The (op type, rewrite or variation kind, pass, site kind, shape facts) tuples ``item`` covers: the ops at
         its site, or every op of its base. The site kind (:func:`site_kinds`) is what the rewrite's site signature
         records at each site of a single-site form (:meth:`~passcheck.mutations._base.Rewrite.signature`: the
         node's op type and its readers', a value's producer and readers), ``*`` for an all-at-once form or a
         neighbour: a rewrite tried at one kind of site of an op is still new at its other kinds. The shape facts
         (:meth:`shape_facts`) are those the base's form states: a rewrite tried on a case's ``common`` form is still
-        new on its ``anonymous`` one (a pass reads other facts there), not on a form stating the same facts."""
+        new on its ``anonymous`` one (a pass reads other facts there), not on a form stating the same facts.
+        A function of the item alone, kept per item for the hunt (a frozenset: the ranking reads it on every step)."""
+        if (got := self._triples.get((item.base, item.form, item.pass_id))) is not None:
+            return got
         if (item.base, item.form) not in self._ops:
             base = self.by_id[item.base]
             if compose.is_composed(item.form):  # the rewrite's site in the neighbour, its site kind there
@@ -578,7 +592,9 @@ class Scheduler:
             facts = self.shape_facts(base)
             self._ops[item.base, item.form] = (form_kind(item.form), frozenset(ops or base.ops()), where, facts)
         kind, ops, where, facts = self._ops[item.base, item.form]
-        return {(op, kind, item.pass_id, w, facts) for op in ops for w in where}
+        got = frozenset((op, kind, item.pass_id, w, facts) for op in ops for w in where)
+        self._triples[item.base, item.form, item.pass_id] = got
+        return got
 
     def _composed_sites(self, base: Base, form: str) -> tuple[set[str], tuple[str, ...]]:
         """The op types at composed ``form``'s rewrite site in its neighbour and that site's kind there."""
@@ -1574,7 +1590,7 @@ class Scheduler:
                 compose.kind(form) not in self.composed_of.get((base_id, pass_id), ()),
             )
         if self._only == "rewrite":  # an op-free rewrite's first item on the pass, then a site where an entry acts
-            return (self._op_free_first(form, pass_id), form in self.entry_sites(self.by_id[base_id], pass_id))
+            return (self._op_free_first(form, pass_id), form in self._entry_sites_now(base_id, pass_id))
         if not self._vary_step:
             return ()
         kind = variation.kind(form)
@@ -1613,6 +1629,13 @@ class Scheduler:
         return item if other is None else other
 
     def _best(self, bases: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
+        self._entry_at = {}  # nothing this ranking reads changes while it runs: each base's entry sites asked once
+        try:
+            return self._ranked(bases, rng, pass_id)
+        finally:
+            self._entry_at = None
+
+    def _ranked(self, bases: Sequence[Base], rng: random.Random, pass_id: str) -> Item | None:
         best, best_score = None, None
         for base in bases:
             budget.check(self.until)
@@ -1622,13 +1645,22 @@ class Scheduler:
                 item = Item(base.id, form, pass_id)
                 if item.key in self.done:
                     continue
-                depth = form_depth(form)
+                depth = self._form_of(form)[0]
                 triples = self.triples(item)
                 novel = len(triples - self.tried) / len(triples) / depth
                 score = (*self._balance(base.id, form, pass_id), novel, rng.random())
                 if best_score is None or score > best_score:
                     best, best_score = item, score
         return best
+
+    def _entry_sites_now(self, base_id: str, pass_id: str) -> list[str] | set[str]:
+        """:meth:`entry_sites` of ``base_id`` under ``pass_id``; within one :meth:`_best` (where neither the map's rows
+        in view nor the base change) asked once per base, as a set."""
+        if self._entry_at is None:
+            return self.entry_sites(self.by_id[base_id], pass_id)
+        if (got := self._entry_at.get((base_id, pass_id))) is None:
+            got = self._entry_at[base_id, pass_id] = set(self.entry_sites(self.by_id[base_id], pass_id))
+        return got
 
 
 def shares(passes: Sequence[str]) -> dict[str, float]:
