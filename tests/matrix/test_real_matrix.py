@@ -134,7 +134,10 @@ def test_shards_merge_into_the_full_report(full, today_shards, tmp_path):
     assert one and set(one).isdisjoint(by_key(read_report(Path(s2) / "report.json")[0]))
     assert main(["merge", s1, s2, "--out", str(tmp_path / "m"), "-q"]) == 1
     merged = by_key(read_report(tmp_path / "m" / "report.json")[0])
-    assert {k: c.verdict for k, c in merged.items()} == {k: c.verdict for k, c in full[2].items()}
+    # the shards' plan (SELECTION) asks for no `schemas/released` rows, which a `--case` run gets only when asked
+    # (M550); the full run asks for them, so they are left out of the comparison
+    planned = {k: c.verdict for k, c in full[2].items() if k[0] != "schemas/released"}
+    assert {k: c.verdict for k, c in merged.items()} == planned
     assert report.differences(merged.values())
 
 
