@@ -46,19 +46,10 @@ def _registered(version: str | None) -> dict[str, str] | None:
     if version is None:
         return None
     try:
-        from onnx import TensorProto, helper
-
         from passcheck.execution import Worker
-        from passcheck.passes.ort_log import logged_names
+        from passcheck.passes.ort_log import logged_names, probe_model
 
-        g = helper.make_graph(
-            [helper.make_node("Relu", ["x"], ["y"])],
-            "levels",
-            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
-            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
-        )
-        model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
-        model.ir_version = 7  # read by every onnxruntime passcheck pins
+        model = probe_model()
         with Worker(timeout=PROBE_TIMEOUT) as worker:
             return worker.call(logged_names, model)
     except Exception:  # noqa: BLE001 - no log, no conclusion: the statement is checked

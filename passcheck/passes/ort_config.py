@@ -25,7 +25,15 @@ all seven.
 ``disabled_optimizers`` (``FilterTransformers`` / ``GenerateRewriteRules`` drop it by its ``Name()``), so a
 finding can be attributed by removing one transformer. onnxruntime ignores a name it does not register, so a
 name outside :func:`known_names` is refused (:class:`~passcheck.errors.PasscheckError`) rather than run as the
-plain level.
+plain level. A known name the installed release does not register at the pass's level (a transformer added in a
+later release, ``DQMatMulNBitsFusion`` before 1.24; ``GeluFusion`` where the level-suffixed ``GeluFusionL1`` /
+``L2`` replaced it from 1.24 on, and those before; one gated by a config key the pass does not set; an
+x86 or ROCm one this machine does not run) makes the pass ``unavailable``, saying so (:func:`unregistered`): the
+transformers from the installed build's own verbose log at that level and config (``GraphTransformer <name>
+modified``, :func:`passcheck.passes.ort_log.names_at`), the rewrite rules, never logged by name, from the library
+search of :func:`unread_keys` (a rule's ``Name()`` is a string literal; one-way as above). The library search is not
+used for transformers: onnxruntime 1.25.1 on builds ``ConvActivationFusion``'s name without a NUL-terminated literal
+and still honours ``disabled_optimizers`` for it.
 """
 
 from __future__ import annotations
@@ -198,6 +206,15 @@ class OrtConfigAdapter(OrtOptimizerAdapter):
                 f"onnxruntime {tool_version('onnxruntime')} does not read session config key {', '.join(unread)} "
                 f"(no library of its package names it): it would ignore the entry and run ort:{self.level}"
             )
+        absent = None if reason or not self.disabled else unregistered(self.level, self.config, self.disabled)
+        if absent:
+            plain = self.id.split("-without-")[0]
+            return (
+                f"onnxruntime {tool_version('onnxruntime')} registers no {', '.join(absent)} at ort:{self.level}"
+                f"{' with ' + ', '.join(f'{k}={v}' for k, v in self.config) if self.config else ''} (its verbose log; "
+                f"a rule: no library of its package names it): disabled_optimizers would ignore the name and run "
+                f"{plain}"
+            )
         return reason
 
 
@@ -241,6 +258,40 @@ def unread_keys(names: tuple[str, ...]) -> tuple[str, ...]:
         with lib.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
             left = {n: b for n, b in left.items() if m.find(b) < 0}
     return tuple(n for n in names if n in left) if _libraries() else ()
+
+
+def unregistered(level: str, config: tuple[tuple[str, str], ...], names: tuple[str, ...]) -> tuple[str, ...]:
+    """The names of ``names`` the installed onnxruntime does not register at ``level`` with the session config entries
+    ``config``, in the given order (see the module docs): a rewrite rule of ``ort_transformers.json`` when
+    :func:`unread_keys` finds no literal of it, any other name when the verbose log of such a session does not print it.
+    ``()`` when onnxruntime is not installed or its log cannot be read (no log, no conclusion). The log is read once
+    per onnxruntime version, level and config, in an isolation worker (the session writes to file descriptor 2)."""
+    from passcheck.passes.ort_log import rules
+
+    rule_names = {n for group in rules().values() for n in group}
+    absent = set(unread_keys(tuple(n for n in names if n in rule_names)))
+    if any(n not in rule_names for n in names):
+        logged = _names_at(tool_version("onnxruntime"), level, tuple(config))
+        absent |= {n for n in names if n not in rule_names and logged is not None and n not in logged}
+    return tuple(n for n in names if n in absent)
+
+
+#: Seconds the worker may take to open one session on the one-node model.
+LOG_TIMEOUT = 120.0
+
+
+@cache
+def _names_at(version: str | None, level: str, config: tuple[tuple[str, str], ...]) -> frozenset[str] | None:
+    if version is None:
+        return None
+    try:
+        from passcheck.execution import Worker
+        from passcheck.passes.ort_log import names_at, probe_model
+
+        with Worker(timeout=LOG_TIMEOUT) as worker:
+            return worker.call(names_at, probe_model(), level, config)
+    except Exception:  # noqa: BLE001 - no log, no conclusion: the pass runs as before
+        return None
 
 
 WITHOUT = re.compile(r"^ort:(basic|extended|all)-without-([A-Za-z0-9_]+)$")

@@ -84,6 +84,31 @@ def session(
         return (log[0] if verbose else ""), graph.SerializeToString()
 
 
+def probe_model():
+    """A one-node model (``y = Relu(x)``, opset 13, IR 7: read by every onnxruntime passcheck pins) on which a session
+    logs every transformer its level registers (the names do not depend on the model)."""
+    from onnx import TensorProto, helper
+
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "levels",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
+    )
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 7
+    return model
+
+
+def names_at(model, level: str, config: Sequence[tuple[str, str]] = ()) -> frozenset[str]:
+    """The transformer names a CPU session at ``level`` with the session config entries ``config`` logs for ``model``
+    (any model the build accepts, :func:`probe_model`: the names do not depend on it), required transformers and the
+    rule-based containers included: the names ``disabled_optimizers`` can reach at that level (rules are never
+    logged)."""
+    log = session(model.SerializeToString(), level, verbose=True, config=config)[0]
+    return frozenset(n for n, _ in MODIFIED.findall(log))
+
+
 def logged_names(model) -> dict[str, str]:
     """Transformer name → the lowest level (``basic``, ``extended``, ``all``) whose session logs it, for
     ``model`` (any model the build accepts: the names do not depend on it); required transformers

@@ -198,3 +198,23 @@ def test_a_key_the_installed_onnxruntime_does_not_read_is_unavailable_not_ok(tmp
     with pytest.raises(PassUnavailableError, match=unread):  # asked for by name, the check refuses to run it
         cell_of(planted, _gelu(), "ortcfg/unread")
     assert C.OrtConfigAdapter("all", (("session.disable_quant_qdq", "1"),)).run(_gelu(), tmp_path).ok
+
+
+def test_a_known_name_the_installed_onnxruntime_does_not_register_is_unavailable(tmp_path, monkeypatch):
+    # onnxruntime 1.32.0 registers GeluFusion as GeluFusionL1 / GeluFusionL2 only, GeluFusionL2 at Level2 only, and
+    # DQMatMulNBitsFusion only with its key: disabled_optimizers would ignore each name and run the plain level
+    for pid, name, plain in (
+        ("ort:all-without-GeluFusion", "GeluFusion", "ort:all"),
+        ("ort:basic-without-GeluFusionL2", "GeluFusionL2", "ort:basic"),
+        ("ort:all-without-DQMatMulNBitsFusion", "DQMatMulNBitsFusion", "ort:all"),
+    ):
+        out = get_pass(pid).run(_gelu(), tmp_path / name)
+        assert out.status == "unavailable" and f"no {name} at" in out.error and f"run {plain}" in out.error, out
+        with pytest.raises(PassUnavailableError, match=name):
+            cell_of(get_pass(pid), _gelu(), "ortcfg/unregistered")
+    keyed = C.OrtConfigAdapter("all", C.KEYS[-1].config, disabled=("DQMatMulNBitsFusion",))
+    assert keyed.unavailable_reason() is None  # registered with its key set
+    assert C.unregistered("basic", (), ("EliminateIdentity", "ConstantFolding", "GeluFusionL1")) == ()
+    # planted: an adapter that asks nothing runs the plain level and reads ok
+    monkeypatch.setattr(C, "unregistered", lambda *a: ())
+    assert get_pass("ort:all-without-GeluFusion").run(_gelu(), tmp_path).ok
