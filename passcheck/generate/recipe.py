@@ -230,7 +230,8 @@ def build_node(
                     elem = elem_type(given["dtype"])
                     if p:
                         dtypes[p] = elem
-                inputs.append(Input(nm, elem, tuple(np.shape(given["value"])), value=given["value"]))
+                value = given.get("by_dtype", {}).get(type_name(elem), given["value"])  # a value the spec fixes
+                inputs.append(Input(nm, elem, tuple(np.shape(value)), value=value))
             elif given.get("constant"):  # a constant of that shape: evenly spaced, no two entries equal
                 dims = tuple(given["shape"])
                 ramp = np.linspace(-1.5, 1.5, int(np.prod(dims)) + 1)[1:].reshape(dims)
