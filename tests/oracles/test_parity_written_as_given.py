@@ -96,3 +96,36 @@ def test_a_declaring_pass_that_rewrote_the_form_is_blamed_with_node_dtype_and_di
         'less known: dim 0 "A" vs 2'
     ), f.message
     assert f.details["node"] == "Neg #2" and f.details["dtype"] == "float32" and f.details["dims"] == [[0, '"A"', "2"]]
+
+
+#: Round 24e: a Constant beside the untouched output's producer. onnxruntime turns it into an initializer when it
+#: loads the graph (every level), so its saved model differs from the input by that conversion only: ``y`` keeps its
+#: declared ``[?, ?]`` while the Identity form is rewritten and written with ``[2, 3]``.
+WITH_CONSTANT = HEAD + " e = Constant <value = float {1.0}> ()  r = Relu (x)  y = Add (r, e) }"
+WITH_CONSTANT_IDENTITY = (
+    HEAD + " e = Constant <value = float {1.0}> ()  r = Relu (x)  s = Add (r, e)  y = Identity (s) }"
+)
+
+
+def _constant_pair_findings():
+    report = check_model(
+        parser.parse_model(WITH_CONSTANT),
+        ["ort:basic"],
+        forms={"identity": parser.parse_model(WITH_CONSTANT_IDENTITY)},
+        name="parity/written-as-given-constant",
+    )
+    cells = {c.form: c for c in report.cells if c.pass_id == "ort:basic"}
+    assert set(cells) == {"common", "identity"} and all(c.status in ("changed", "unchanged") for c in cells.values())
+    return _less_precise(report, "ort:basic")
+
+
+def test_a_constant_onnxruntime_loads_as_an_initializer_is_no_rewrite(monkeypatch):
+    assert _constant_pair_findings() == []
+    # planted: the comparison before round 24e (protobuf equality) counts the load-time conversion as a rewrite
+    from passcheck.oracles import parity
+
+    monkeypatch.setattr(
+        parity, "returned_as_given", lambda run: run.output is not None and run.output.graph == run.model.graph
+    )
+    [(form, message)] = _constant_pair_findings()
+    assert form == "common" and "[?, ?]" in message and "[2, 3]" in message, message
