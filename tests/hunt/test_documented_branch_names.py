@@ -94,10 +94,24 @@ def test_an_unfolded_constant_maxpool_meets_row_1447_by_its_rank(value, row):
     assert (entry and entry["row"]) == row
 
 
-@pytest.mark.parametrize(("op", "row"), [("Compress", "360"), ("NonZero", "360"), ("Greater", None)])
+@pytest.mark.parametrize(
+    ("op", "row"),
+    [("Compress", "360"), ("NonZero", "360"), ("StringSplit", "360"), ("Greater", None), ("Unique", None)],
+)
 def test_an_unfolded_value_sized_node_meets_the_output_size_guards_row(op, row):
     message = f"{op} node '#0' reads only constants and always yields [[1. 2.]] (same for every binding) but "
     message += "ort:basic did not fold it"
     sig = Signature("ort:basic", "folding", "missed-optimization", (op,), "", "")
     entry = documented.which(sig.key, {"signature": sig.to_json(), "message": message})
     assert (entry and entry["row"]) == row
+
+
+def test_a_qlinearmul_refused_for_a_non_scalar_scale_meets_f19():
+    # round 24e: the words `passcheck matrix --env onnx-1.21` wrote for recall44a's signature 10 (onnxruntime 1.25.1)
+    message = (
+        "ort:all declined: Fail: [ONNXRuntimeError] : 1 : FAIL : Node () Op (QLinearMul) [TypeInferenceError] Scale "
+        "and Zero-point must be a scalar"
+    )
+    assert _row("ort:all", "acceptance", "rejected", message) == "F19"
+    assert _row("ort:extended", "acceptance", "rejected", message) == "F19"
+    assert _row("ort:all", "acceptance", "rejected", "ort:all declined: Fail: another refusal") is None
