@@ -31,16 +31,18 @@ def _less_precise(report, pass_id):
     ]
 
 
-def test_onnxruntime_keeping_an_unchanged_graph_as_declared_is_no_less_precise():
+def _pair_findings(common: str, identity: str, pass_id: str, name: str):
+    """The ``less-precise`` findings (form, message) of real onnxruntime ``pass_id`` on the pair of model texts."""
     report = check_model(
-        parser.parse_model(PLAIN),
-        ["ort:extended"],
-        forms={"identity": parser.parse_model(THROUGH_IDENTITY)},
-        name="parity/written-as-given",
+        parser.parse_model(common), [pass_id], forms={"identity": parser.parse_model(identity)}, name=name
     )
-    cells = {c.form: c for c in report.cells if c.pass_id == "ort:extended"}
+    cells = {c.form: c for c in report.cells if c.pass_id == pass_id}
     assert set(cells) == {"common", "identity"} and all(c.status in ("changed", "unchanged") for c in cells.values())
-    assert _less_precise(report, "ort:extended") == []
+    return _less_precise(report, pass_id)
+
+
+def test_onnxruntime_keeping_an_unchanged_graph_as_declared_is_no_less_precise():
+    assert _pair_findings(PLAIN, THROUGH_IDENTITY, "ort:extended", "parity/written-as-given") == []
 
 
 COMMON = """<ir_version: 8, opset_import: ["" : 18]>
@@ -108,15 +110,7 @@ WITH_CONSTANT_IDENTITY = (
 
 
 def _constant_pair_findings():
-    report = check_model(
-        parser.parse_model(WITH_CONSTANT),
-        ["ort:basic"],
-        forms={"identity": parser.parse_model(WITH_CONSTANT_IDENTITY)},
-        name="parity/written-as-given-constant",
-    )
-    cells = {c.form: c for c in report.cells if c.pass_id == "ort:basic"}
-    assert set(cells) == {"common", "identity"} and all(c.status in ("changed", "unchanged") for c in cells.values())
-    return _less_precise(report, "ort:basic")
+    return _pair_findings(WITH_CONSTANT, WITH_CONSTANT_IDENTITY, "ort:basic", "parity/written-as-given-constant")
 
 
 def test_a_constant_onnxruntime_loads_as_an_initializer_is_no_rewrite(monkeypatch):
