@@ -105,8 +105,8 @@ register(
         doc="""y = -x, and two equal constants c1, c2 as graph outputs.
 
 Uncommon (IR.md §Graphs: a graph output may name an initializer; no node need produce it): c1 and c2 are
-initializers themselves; c1 an initializer listed after an equal constant k that c2 copies. Valid: IR 4+ (here 8),
-opset 18.""",
+initializers themselves; c1 an initializer listed after an equal constant k that c2 copies.
+Valid: IR 4+ (here 8), opset 18.""",
         opset=OPSET,
         bindings=BINDINGS,
         passes=PASSES,
