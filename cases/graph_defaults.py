@@ -55,35 +55,42 @@ def _feeds(binding, seed):
     return {"x": x, "a": a, "b": a - 20.0}
 
 
+def _register(name: str, forms: dict, doc: str, feeds=None) -> None:
+    register(
+        Case(
+            id=f"{FAMILY}/{name}",
+            forms=forms,
+            doc=doc,
+            opset=OPSET,
+            bindings=BINDINGS,
+            passes=PASSES,
+            tags=TAGS,
+            feeds=feeds,
+        )
+    )
+
+
 def _fed(consts: str, doc: str):
     body = "d = Sub(a, b)\ne = Mul(d, k)\ny = Add(x, e)"
     text = f"g (float[N,3] x, float[3] a, float[3] b) => (float[N,3] y) <float[3] k = {K}{consts}> {{\n{body}\n}}"
     return text_form(text, doc, opset=OPSET)
 
 
-register(
-    Case(
-        id=f"{FAMILY}/fed-defaults",
-        forms={
-            "common": _fed("", "a and b plain inputs"),
-            "equal-defaults": _fed(
-                f", float[3] a = {K}, float[3] b = {K}", "a and b with one default value each, equal"
-            ),
-            "default-equal-to-constant": _fed(f", float[3] a = {K}", "a's default equal to the constant k"),
-            "one-default": _fed(", float[3] b = {0.0, 0.0, 0.0}", "only b with a default"),
-        },
-        doc="""y = x + (a - b) * k, a and b graph inputs, every one fed.
+_register(
+    "fed-defaults",
+    {
+        "common": _fed("", "a and b plain inputs"),
+        "equal-defaults": _fed(f", float[3] a = {K}, float[3] b = {K}", "a and b with one default value each, equal"),
+        "default-equal-to-constant": _fed(f", float[3] a = {K}", "a's default equal to the constant k"),
+        "one-default": _fed(", float[3] b = {0.0, 0.0, 0.0}", "only b with a default"),
+    },
+    """y = x + (a - b) * k, a and b graph inputs, every one fed.
 
 Uncommon (IR.md §Graphs, initializer: a default value for the input of its name, which a feed replaces): a and b
 with equal defaults; a's default equal to the constant k that a node reads; only b with a default. The feeds give
 a and b values unlike any default, so the defaults decide nothing and every form computes what common computes.
 Valid: IR 4+ (here 8), opset 18.""",
-        opset=OPSET,
-        bindings=BINDINGS,
-        passes=PASSES,
-        tags=TAGS,
-        feeds=_feeds,
-    )
+    feeds=_feeds,
 )
 
 
@@ -92,24 +99,18 @@ def _outputs(consts: str, body: str, doc: str):
     return text_form(text, doc, opset=OPSET)
 
 
-register(
-    Case(
-        id=f"{FAMILY}/constant-outputs",
-        forms={
-            "common": _outputs(f"float[3] k1 = {K}, float[3] k2 = {K}", "c1 = Identity(k1)\nc2 = Identity(k2)", ""),
-            "initializer-outputs": _outputs(f"float[3] c1 = {K}, float[3] c2 = {K}", "", "c1 and c2 initializers"),
-            "initializer-output-after-constant": _outputs(
-                f"float[3] k = {K}, float[3] c1 = {K}", "c2 = Identity(k)", "c1 an initializer after an equal k"
-            ),
-        },
-        doc="""y = -x, and two equal constants c1, c2 as graph outputs.
+_register(
+    "constant-outputs",
+    {
+        "common": _outputs(f"float[3] k1 = {K}, float[3] k2 = {K}", "c1 = Identity(k1)\nc2 = Identity(k2)", ""),
+        "initializer-outputs": _outputs(f"float[3] c1 = {K}, float[3] c2 = {K}", "", "c1 and c2 initializers"),
+        "initializer-output-after-constant": _outputs(
+            f"float[3] k = {K}, float[3] c1 = {K}", "c2 = Identity(k)", "c1 an initializer after an equal k"
+        ),
+    },
+    """y = -x, and two equal constants c1, c2 as graph outputs.
 
 Uncommon (IR.md §Graphs: a graph output may name an initializer; no node need produce it): c1 and c2 are
 initializers themselves; c1 an initializer listed after an equal constant k that c2 copies.
 Valid: IR 4+ (here 8), opset 18.""",
-        opset=OPSET,
-        bindings=BINDINGS,
-        passes=PASSES,
-        tags=TAGS,
-    )
 )
