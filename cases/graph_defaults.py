@@ -10,8 +10,9 @@ A pass that merges equal initializers (onnx-ir's ``DeduplicateInitializersPass``
 onnxruntime's ConstantSharing; onnxoptimizer's ``eliminate_duplicate_initializer``) may merge only constants: two
 defaults of equal content are two inputs the caller feeds separately, and an initializer that is a graph output keeps
 its name there. The library's other forms never feed an overridable input (``runtime_inputs`` leaves inputs with an
-initializer unfed, so the ``initializer-as-input`` rewrite computes what its base computes) and no form states a
-graph output that is an initializer: both freedoms were out of any pass's reach.
+initializer unfed, so the ``initializer-as-input`` rewrite computes what its base computes; the hunt's
+``vary:default-fed`` feeds one default), and no base held two equal initializers of which one is a default or a graph
+output (the ``initializer-output`` rewrite writes a constant graph output as an initializer, with no equal twin).
 
 ``fed-defaults`` feeds every input, ``a`` and ``b`` included, so all forms compute the same from the same feeds and
 the defaults never decide a value; ``constant-outputs`` returns two equal constants as graph outputs. Each form
