@@ -30,12 +30,12 @@ FORM_DOCS = {CONSTANT_INPUTS: CONSTANT_INPUTS_DOC}
 
 @functools.cache
 def source_hash() -> str:
-    """sha256 (16 hex) of the sources that write the cached bytes (:mod:`.build`, :mod:`.forms`) and
-    the onnx/onnxruntime versions."""
+    """sha256 (16 hex) of the sources that write the cached bytes (:mod:`.build`, :mod:`.forms`,
+    :mod:`.select`) and the onnx/onnxruntime versions."""
     from passcheck._versions import tool_version
 
     h = hashlib.sha256()
-    for f in (Path(__file__).parent / name for name in ("build.py", "forms.py")):
+    for f in (Path(__file__).parent / name for name in ("build.py", "forms.py", "select.py")):
         h.update(f.name.encode() + f.read_bytes())
     h.update(f"onnx={tool_version('onnx')};ort={tool_version('onnxruntime')}".encode())
     return h.hexdigest()[:16]

@@ -2,8 +2,9 @@
 
 Source: ``onnx.backend.test.case.node.collect_testcases`` (it runs every ``expect()`` of onnx's
 operator examples: the models, their inputs and the outputs the spec's authors state, with the
-tolerance onnx's backend runner compares at). Each test kept becomes a folder in the backend-test
-layout (``model.onnx``, ``test_data_set_0/input_J.pb`` / ``output_J.pb``) plus its constant form.
+tolerance onnx's backend runner compares at); a partial set runs only the example modules that can
+name its tests (:mod:`.select`). Each test kept becomes a folder in the backend-test layout
+(``model.onnx``, ``test_data_set_0/input_J.pb`` / ``output_J.pb``) plus its constant form.
 
 A test is skipped, with its reason counted in the index, when an input is not a tensor (no
 initializer spells a sequence, optional or map) or of an element type onnxruntime's Python API takes
@@ -13,7 +14,6 @@ constant form but not the test (checked in an isolated worker: a crash costs tha
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import re
@@ -53,18 +53,15 @@ def build(out: Path, names: Iterable[str] = (), progress: Callable[[str], None] 
     """Write every kept test under ``out`` and return the index (also written to ``out/index.json``).
 
     ``names``: test-name globs (``test_slice*``) to restrict to (all when empty)."""
-    from onnx.backend.test.case.node import collect_testcases
-
+    from passcheck.nodetests.select import collect
     from passcheck.oracles.numeric import compare
     from passcheck.passes.isolation import IsolatedExecutor
 
     t0 = time.monotonic()
+    names = list(names)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        tests = collect_testcases(None)
-    names = list(names)
-    if names:
-        tests = [t for t in tests if any(fnmatch.fnmatchcase(t.name, g) for g in names)]
+        tests = collect(names)  # only the modules that can write one of ``names`` run their examples
     entries, skipped, examples, unstated = [], Counter(), {}, Counter()
     departs = 0
     ex = IsolatedExecutor(timeout=60)
