@@ -58,6 +58,7 @@ def test_every_default_pass_is_documented_and_every_oracle_catalogued():
         "inference_wrote",  # whether onnx inference wrote a form's annotation: annotations and triage read it (M195)
         "rounding",  # a failed float32 comparison judged in float64 against the model's own rounding (M194)
         "block_steps",  # a weight-only quantizer's block scales: the numeric oracle's bound for MatMulNBits (M445)
+        "interface_copies",  # the Identity copies an interface needs: parity's ops leave them out (lead, s45)
         "sequence_dims",  # the dims a sequence's type cannot carry: parity's precision leaves them out (lead, s41)
         "frozen_draws",  # an output a random op draws is still drawn after the pass: the folding oracle's (M508)
         "random_ops",  # which nodes draw, from the schemas' NonDeterministic marks: numeric and frozen_draws (M524)

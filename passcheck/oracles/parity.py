@@ -24,9 +24,11 @@
   negative entry (Operators.md Pad-11+: it removes elements), or whose every reader is such a Pad or a Pad
   counted out likewise: the window ops a Pad folds into take non-negative pads only (Conv, AveragePool: "pads
   … value must be greater than or equal to 0"), so no fold may take it, and a fold that does is the
-  conformance oracle's ``window-pads-non-negative``. A missed optimization whose kept nodes border nodes that only
-  the keeping form spells and the pass kept says so (``behind [OP]``, ``details["barrier"]``: :func:`_barrier`),
-  so a pattern cut by a node the pass does not remove is grouped on that node, not on the fusion;
+  conformance oracle's ``window-pads-non-negative``. Nor are Identity nodes kept that an interface needs
+  (:mod:`~passcheck.oracles.interface_copies`: a graph, subgraph or function output copying an input, another
+  output, an outer-scope value, or a value another such copy reads). A missed optimization whose kept nodes
+  border nodes that only the keeping form spells and the pass kept says so (``behind [OP]``,
+  ``details["barrier"]``: :func:`_barrier`), so a pattern cut by a node the pass does not remove is grouped on that node, not on the fusion;
 - *precision*: the pass output's graph-output annotations are less precise on one form
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims; a name the pass made
   up for one unknown dim, such as ``unk__2``, counts as unnamed) → ``less-precise``,
@@ -210,6 +212,7 @@ def _ops(c: FormRun, f: FormRun) -> list[Finding]:
         raw = _kept(a, b)
         kept_any = kept_any or bool(raw)
         lawful = _behind_defaults(raw, b, a) | _crops(raw, b) | _behind_inputs(raw, b) | _shapes_left(raw, b)
+        lawful |= _interface_copies(raw, b)
         kept = [op for op in raw if op not in lawful]
         if kept and not numeric.shown_wrong(a, b):  # a wrong rewrite of ``a`` is no optimization ``b`` missed
             found.append(_finding(a, b, kept))
@@ -275,6 +278,17 @@ def _behind_inputs(kept: list[str], b: FormRun) -> set[str]:
             tainted.update(o for o in n.output if o)
     group = [n for n in g.node if op_key(n) in kept]
     return {op for op in kept if all(any(i in tainted for i in n.input) for n in group if op_key(n) == op)}
+
+
+def _interface_copies(kept: list[str], b: FormRun) -> set[str]:
+    """``{"Identity"}`` when ``Identity`` is in ``kept`` and every Identity ``b``'s pass output holds is a copy its
+    interfaces need (:func:`passcheck.oracles.interface_copies.needed`: a graph, subgraph or function output copying
+    an input, another output, an outer-scope value or a value another such copy reads); else empty."""
+    if "Identity" not in kept or b.output is None:
+        return set()
+    from passcheck.oracles.interface_copies import needed
+
+    return {"Identity"} if _after(b).get("Identity", 0) <= needed(b.output) else set()
 
 
 def _shapes_left(kept: list[str], b: FormRun) -> set[str]:
