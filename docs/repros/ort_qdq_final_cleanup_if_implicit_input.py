@@ -17,9 +17,13 @@ from onnx import TensorProto, helper, numpy_helper
 def model() -> onnx.ModelProto:
     def branch(tag):
         return helper.make_graph(
-            [helper.make_node("DequantizeLinear", ["c", "s", "z"], [f"d_{tag}"]),
-             helper.make_node("Neg", [f"d_{tag}"], [f"y_{tag}"])],
-            tag, [], [helper.make_tensor_value_info(f"y_{tag}", TensorProto.FLOAT, ["N", 8])],
+            [
+                helper.make_node("DequantizeLinear", ["c", "s", "z"], [f"d_{tag}"]),
+                helper.make_node("Neg", [f"d_{tag}"], [f"y_{tag}"]),
+            ],
+            tag,
+            [],
+            [helper.make_tensor_value_info(f"y_{tag}", TensorProto.FLOAT, ["N", 8])],
         )
 
     nodes = [
@@ -29,11 +33,17 @@ def model() -> onnx.ModelProto:
         helper.make_node("If", ["cond"], ["y"], then_branch=branch("then"), else_branch=branch("else")),
     ]
     graph = helper.make_graph(
-        nodes, "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8]),
-         helper.make_tensor_value_info("cond", TensorProto.BOOL, [])],
+        nodes,
+        "g",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8]),
+            helper.make_tensor_value_info("cond", TensorProto.BOOL, []),
+        ],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 8])],
-        [numpy_helper.from_array(np.array(0.04, np.float32), "s"), numpy_helper.from_array(np.array(128, np.uint8), "z")],
+        [
+            numpy_helper.from_array(np.array(0.04, np.float32), "s"),
+            numpy_helper.from_array(np.array(128, np.uint8), "z"),
+        ],
     )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
 

@@ -37,7 +37,11 @@ nodes = [
     helper.make_node("DequantizeLinear", ["gq", "sy", "zy"], ["y"]),
 ]
 graph = helper.make_graph(
-    nodes, "g", [helper.make_tensor_value_info("a", T.FLOAT, [3, 4])], [helper.make_tensor_value_info("y", T.FLOAT, [3, 5])], inits
+    nodes,
+    "g",
+    [helper.make_tensor_value_info("a", T.FLOAT, [3, 4])],
+    [helper.make_tensor_value_info("y", T.FLOAT, [3, 5])],
+    inits,
 )
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 onnx.checker.check_model(model, full_check=True)

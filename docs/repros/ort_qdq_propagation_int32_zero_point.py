@@ -28,7 +28,9 @@ for level in ("ORT_DISABLE_ALL", "ORT_ENABLE_EXTENDED"):
     so = ort.SessionOptions()
     so.graph_optimization_level = getattr(ort.GraphOptimizationLevel, level)
     try:
-        results[level] = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"]).run(None, feed)[0]
+        results[level] = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"]).run(
+            None, feed
+        )[0]
         print(level, "ok", results[level].ravel().tolist())
     except Exception as exc:  # noqa: BLE001
         print(level, "BUG:", str(exc).splitlines()[0][:300])

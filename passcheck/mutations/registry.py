@@ -123,6 +123,7 @@ MODULES = (
     "passcheck.mutations.function_opsets",
     "passcheck.mutations.namespace_names",
     "passcheck.mutations.nested_sites",
+    "passcheck.mutations.qdq_forms",
 )
 
 
