@@ -28,7 +28,8 @@
   (:mod:`~passcheck.oracles.interface_copies`: a graph, subgraph or function output copying an input, another
   output, an outer-scope value, or a value another such copy reads). A missed optimization whose kept nodes
   border nodes that only the keeping form spells and the pass kept says so (``behind [OP]``,
-  ``details["barrier"]``: :func:`_barrier`), so a pattern cut by a node the pass does not remove is grouped on that node, not on the fusion;
+  ``details["barrier"]``: :func:`_barrier`), so a pattern cut by a node the pass does not remove is grouped on
+  that node, not on the fusion;
 - *precision*: the pass output's graph-output annotations are less precise on one form
   (rank unknown where the other knows it; fewer ``dim_value`` / named dims; a name the pass made
   up for one unknown dim, such as ``unk__2``, counts as unnamed) → ``less-precise``,
