@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.mutations.registry import REWRITES
@@ -60,6 +60,26 @@ def sites(model: onnx.ModelProto, rewrite_id: str) -> list[str]:
     """Every site label of the rewrite in ``model`` ([] when it cannot tell sites apart)."""
     fn = getattr(REWRITES[rewrite_id], "sites", None)
     return list(fn(model)) if callable(fn) else []
+
+
+def site_table(model: onnx.ModelProto, only: Collection[str] | None = None) -> tuple[dict[str, list[str]], bool]:
+    """Rewrite id → :func:`sites` of each rewrite in ``model`` (registry order; ``[]`` for one that raised on it;
+    ``only``: those ids alone, None: every one), withholding rewrites left out
+    (:func:`passcheck.mutations.withheld.withholding`), and whether the table may be kept
+    (:func:`passcheck.mutations.listing.site_table`): not when a call died or timed out in its worker
+    (:class:`passcheck.errors.WorkerDied`, this run's fact, not the model's)."""
+    from passcheck.mutations import withheld
+
+    out: dict[str, list[str]] = {}
+    kept = True
+    for rid in REWRITES:
+        if withheld.withholding(rid) or (only is not None and rid not in only):
+            continue
+        try:
+            out[rid] = sites(model, rid)
+        except Exception as exc:  # noqa: BLE001 - a rewrite that cannot read this model has no site here
+            out[rid], kept = [], kept and not _transient(exc)
+    return out, kept
 
 
 def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]] | None:
