@@ -188,15 +188,23 @@ def applies(model: onnx.ModelProto, rewrite_id: str) -> bool:
 def _applies(
     rewrite, model, rid: str = "", labels: dict[str, list[str]] | None = None, failed: list | None = None
 ) -> bool:
+    """Whether ``rewrite`` changes ``model`` (its labels put in ``labels[rid]`` when it does; what it raised appended
+    to ``failed``). A rewrite declared ``lists`` without ``alternatives`` is asked for its sites, which its edit
+    gives under :data:`._base.LISTING` without building the rewritten copy: the labels the edit changes, all at once
+    (:class:`._base.Rewrite`'s ``lists``; ``alternatives`` ones list more sites than one edit changes)."""
     try:
-        done = rewrite.apply(model)
+        if getattr(rewrite, "lists", False) and not getattr(rewrite, "alternatives", False):
+            changed = rewrite.sites(model)
+        else:
+            done = rewrite.apply(model)
+            changed = [] if done is None else list(done[1].nodes)
     except Exception as exc:  # noqa: BLE001 - a rewrite that cannot read this model applies nowhere
         if failed is not None:
             failed.append(exc)
         return False
-    if done is not None and labels is not None:
-        labels[rid] = list(done[1].nodes)
-    return done is not None
+    if changed and labels is not None:
+        labels[rid] = list(changed)
+    return bool(changed)
 
 
 def named(model: onnx.ModelProto) -> onnx.ModelProto:

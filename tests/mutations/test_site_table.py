@@ -1,6 +1,7 @@
 """Every rewrite's site labels in one model kept on disk (passcheck.mutations.listing.site_table, read by the hunt's
-compose.sites_of): read back equal to what computing gives, missed when a rewrite changes, not kept when a worker
-died."""
+compose.sites_of), and the listing asking a rewrite declared ``lists`` for its sites instead of building its copy:
+both give what computing gives, a planted rewrite that breaks the contract is caught, and nothing is kept when a
+worker died."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from passcheck.cases import registry
 from passcheck.errors import WorkerDied
 from passcheck.hunt import compose
+from passcheck.mutations import _base
 from passcheck.mutations import forms as hforms
 from passcheck.mutations import listing
 from passcheck.mutations.registry import REWRITES
@@ -92,3 +94,46 @@ def test_a_changed_rewrite_misses_the_table(cache):
         m.setitem(REWRITES, rid, never)
         assert compose.sites_of(model)[rid] == frozenset()
     assert len(calls) == 2 and len(list(folder.glob("*/*.sites.json"))) == 2  # another key
+
+
+def _listed(rewrite, model):
+    labels: dict[str, list[str]] = {}
+    try:
+        return hforms._applies(rewrite, model, "r", labels), labels.get("r")
+    except Exception as exc:  # noqa: BLE001 - compared as what was raised
+        return type(exc).__name__, None
+
+
+def _built(rewrite, model):
+    try:
+        done = rewrite.apply(model)
+    except Exception:  # noqa: BLE001 - a rewrite that raises applies nowhere (forms._applies)
+        return False, None
+    return done is not None, None if done is None else list(done[1].nodes)
+
+
+def test_a_listing_rewrite_s_sites_are_the_labels_its_edit_changes():
+    """The listing asks a rewrite declared ``lists`` (without ``alternatives``) for its sites instead of building its
+    copy (forms._applies): the contract it relies on (_base.Rewrite's ``lists``), on every base of SAMPLE."""
+    ids = [r for r, x in REWRITES.items() if x.lists and not x.alternatives]
+    assert "deep-identity-chain" in ids and len(ids) >= 5
+    models = [c.build(f) for c in registry().select(list(SAMPLE)) for f in c.forms]
+    seen = 0
+    for rid in ids:
+        for model in models:
+            listed, built = _listed(REWRITES[rid], model), _built(REWRITES[rid], model)
+            assert listed == built, (rid, listed, built)
+            seen += bool(built[0])
+    assert seen > len(ids)  # the premise: they apply here
+
+
+def test_a_listing_rewrite_whose_listing_answer_differs_is_caught():
+    """Planted: a rewrite declared ``lists`` whose edit under LISTING names a site it does not change."""
+    real = REWRITES["deep-identity-chain"]
+
+    def lies(model, only=None):
+        return ["nowhere"] if _base.LISTING.get() else real.edit(model, only)
+
+    planted = dataclasses.replace(real, id="test-lies", edit=lies)
+    model = registry().get(CASE).build("common")
+    assert _listed(planted, model) != _built(planted, model)
