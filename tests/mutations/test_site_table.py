@@ -13,9 +13,8 @@ import pytest
 from passcheck.cases import registry
 from passcheck.errors import WorkerDied
 from passcheck.hunt import compose
-from passcheck.mutations import _base
+from passcheck.mutations import _base, listing
 from passcheck.mutations import forms as hforms
-from passcheck.mutations import listing
 from passcheck.mutations.registry import REWRITES
 
 CASE = "pattern-ort-fusion/focus-space-to-depth"  # several rewrites apply (the listing cache's test case)
