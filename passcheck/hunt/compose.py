@@ -121,14 +121,16 @@ def sites_of(model: onnx.ModelProto, only: Collection[str] | None = None) -> dic
     ``only``: the rewrite ids to look at (None: every one). The table of every rewrite is kept on disk per model
     content (:func:`passcheck.mutations.listing.site_table`, :func:`passcheck.mutations.forms.site_table`): with
     ``only`` it is read when present, never written."""
-    from passcheck.mutations import listing
+    from passcheck.mutations import listing, withheld
+    from passcheck.mutations.registry import REWRITES
 
+    listed = [rid for rid in REWRITES if not withheld.withholding(rid)]
     if only is None:
-        table = listing.site_table(model, hforms.site_table)
+        table = listing.site_table(model, lambda m: hforms.site_table(m, listed))
     elif (table := listing.site_table(model)) is not None:
         table = {rid: x for rid, x in table.items() if rid in only}
     else:
-        table = hforms.site_table(model, only)[0]
+        table = hforms.site_table(model, [rid for rid in listed if rid in only])[0]
     return {rid: frozenset(x) for rid, x in table.items()}
 
 

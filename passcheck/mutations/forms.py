@@ -64,17 +64,13 @@ def sites(model: onnx.ModelProto, rewrite_id: str) -> list[str]:
 
 def site_table(model: onnx.ModelProto, only: Collection[str] | None = None) -> tuple[dict[str, list[str]], bool]:
     """Rewrite id → :func:`sites` of each rewrite in ``model`` (registry order; ``[]`` for one that raised on it;
-    ``only``: those ids alone, None: every one), withholding rewrites left out
-    (:func:`passcheck.mutations.withheld.withholding`), and whether the table may be kept
+    ``only``: those ids alone, None: every one), and whether the table may be kept
     (:func:`passcheck.mutations.listing.site_table`): not when a call died or timed out in its worker
     (:class:`passcheck.errors.WorkerDied`, this run's fact, not the model's)."""
-    from passcheck.mutations import withheld
-
     out: dict[str, list[str]] = {}
     kept = True
-    for rid in REWRITES:
-        if withheld.withholding(rid) or (only is not None and rid not in only):
-            continue
+    wanted = None if only is None else set(only)
+    for rid in REWRITES if wanted is None else [r for r in REWRITES if r in wanted]:
         try:
             out[rid] = sites(model, rid)
         except Exception as exc:  # noqa: BLE001 - a rewrite that cannot read this model has no site here
