@@ -16,6 +16,7 @@ from passcheck.hunt import compose
 from passcheck.mutations import _base, listing
 from passcheck.mutations import forms as hforms
 from passcheck.mutations.registry import REWRITES
+from tests._shared import forms_cache_on
 
 CASE = "pattern-ort-fusion/focus-space-to-depth"  # several rewrites apply (the listing cache's test case)
 #: Bases of several shapes: graph inputs read once and twice, initializers, reductions, broadcasting.
@@ -25,12 +26,7 @@ SAMPLE = ("axes/*", "broadcast/*", "pattern-ort-fusion/*")
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
     """The forms cache on, in a folder of its own; ``calls`` counts the site tables computed."""
-    monkeypatch.setenv("PASSCHECK_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv(listing.SWITCH, "1")
-    calls: list[int] = []
-    real = hforms.site_table
-    monkeypatch.setattr(hforms, "site_table", lambda m, only=None: calls.append(1) or real(m, only))
-    return tmp_path / "cache" / "forms", calls
+    return forms_cache_on(tmp_path, monkeypatch, "site_table")
 
 
 def _model():
