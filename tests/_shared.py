@@ -63,3 +63,17 @@ def generated_cases(tmp_path_factory: pytest.TempPathFactory, key: str, ops: lis
     mp.setenv("PASSCHECK_CACHE", str(own))
     yield {c.id: c for c in to_cases(index(ops=ops, quiet=True))}
     mp.undo()
+
+
+def forms_cache_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, counted: str) -> tuple[Path, list[int]]:
+    """The forms cache (:mod:`passcheck.mutations.listing`) on, in a folder of ``tmp_path``'s own; ``calls`` (the
+    second item) grows by one each time ``passcheck.mutations.forms.<counted>`` computes what the cache keeps."""
+    from passcheck.mutations import forms as hforms
+    from passcheck.mutations import listing
+
+    monkeypatch.setenv("PASSCHECK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv(listing.SWITCH, "1")
+    calls: list[int] = []
+    real = getattr(hforms, counted)
+    monkeypatch.setattr(hforms, counted, lambda *a, **k: calls.append(1) or real(*a, **k))
+    return tmp_path / "cache" / "forms", calls

@@ -118,19 +118,20 @@ def valid_pair(rec: dict, base, form: str, executor):
 def sites_of(model: onnx.ModelProto, only: Collection[str] | None = None) -> dict[str, frozenset[str]]:
     """Rewrite id → its site labels in ``model`` (empty when it cannot read the model); withholding
     rewrites left out (a pair's withheld side is the rewrite items' business, :mod:`passcheck.mutations.withheld`);
-    ``only``: the rewrite ids to look at (None: every one)."""
-    from passcheck.mutations import withheld
+    ``only``: the rewrite ids to look at (None: every one). The table of every rewrite is kept on disk per model
+    content (:func:`passcheck.mutations.listing.site_table`, :func:`passcheck.mutations.forms.site_table`): with
+    ``only`` it is read when present, never written."""
+    from passcheck.mutations import listing, withheld
     from passcheck.mutations.registry import REWRITES
 
-    out = {}
-    for rid in REWRITES:
-        if withheld.withholding(rid) or (only is not None and rid not in only):
-            continue
-        try:
-            out[rid] = frozenset(hforms.sites(model, rid))
-        except Exception:  # noqa: BLE001 - a rewrite that cannot read this model has no site here
-            out[rid] = frozenset()
-    return out
+    listed = [rid for rid in REWRITES if not withheld.withholding(rid)]
+    if only is None:
+        table = listing.site_table(model, lambda m: hforms.site_table(m, listed))
+    elif (table := listing.site_table(model)) is not None:
+        table = {rid: x for rid, x in table.items() if rid in only}
+    else:
+        table = hforms.site_table(model, [rid for rid in listed if rid in only])[0]
+    return {rid: frozenset(x) for rid, x in table.items()}
 
 
 def changed(base: onnx.ModelProto, neighbour: onnx.ModelProto) -> set[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from passcheck.mutations._base import Rewrite, all_names, chosen, consumers, fresh_name, redirect_reads
+from passcheck.mutations._base import LISTING, Rewrite, all_names, chosen, consumers, fresh_name, redirect_reads
 from passcheck.mutations.catalogue import Freedom
 
 if TYPE_CHECKING:
@@ -32,29 +32,31 @@ def deepen(model: onnx.ModelProto, only: frozenset[str] | None = None) -> list[s
 
     Sites are the graph inputs (not initializers) that main-graph nodes read; the chain is placed first in the
     node list (its inputs are graph inputs, so the order stays topological) and the readers' inputs are renamed
-    to its last value. Reads inside subgraphs and a graph output naming the input keep the input itself.
+    to its last value. Reads inside subgraphs and a graph output naming the input keep the input itself. Under
+    :data:`._base.LISTING` (the rewrite is declared ``lists``) the labels alone, the model untouched.
     """
     import onnx
 
     g = model.graph
     readers = consumers(g)
+    sites = [name for name in _tensor_inputs(g) if name in readers and chosen(only, name)]
+    if not sites or LISTING.get():
+        return sites
     taken = all_names(model)
     chains: list[onnx.NodeProto] = []
-    sites = []
-    for name in _tensor_inputs(g):
-        if name not in readers or not chosen(only, name):
-            continue
+    for name in sites:
         prev = name
-        for i in range(DEPTH):
+        for i in range(DEPTH):  # NodeProto built directly: 1,100 a chain, make_node's checks cost most of a listing
             out = fresh_name(taken, f"{name}_deep{i}")
-            chains.append(onnx.helper.make_node("Identity", [prev], [out], name=fresh_name(taken, f"{out}_node")))
+            node = onnx.NodeProto(op_type="Identity", name=fresh_name(taken, f"{out}_node"))
+            node.input.append(prev)
+            node.output.append(out)
+            chains.append(node)
             prev = out
         redirect_reads(g, readers[name], name, prev)
-        sites.append(name)
-    if sites:
-        rest = list(g.node)
-        del g.node[:]
-        g.node.extend(chains + rest)
+    rest = list(g.node)
+    del g.node[:]
+    g.node.extend(chains + rest)
     return sites
 
 
@@ -65,6 +67,7 @@ REWRITES = (
         "Identity-1+)",
         deepen,
         detail="values",
+        lists=True,
     ),
 )
 

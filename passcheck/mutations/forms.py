@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from passcheck.mutations.registry import REWRITES
@@ -60,6 +60,22 @@ def sites(model: onnx.ModelProto, rewrite_id: str) -> list[str]:
     """Every site label of the rewrite in ``model`` ([] when it cannot tell sites apart)."""
     fn = getattr(REWRITES[rewrite_id], "sites", None)
     return list(fn(model)) if callable(fn) else []
+
+
+def site_table(model: onnx.ModelProto, only: Collection[str] | None = None) -> tuple[dict[str, list[str]], bool]:
+    """Rewrite id → :func:`sites` of each rewrite in ``model`` (registry order; ``[]`` for one that raised on it;
+    ``only``: those ids alone, None: every one), and whether the table may be kept
+    (:func:`passcheck.mutations.listing.site_table`): not when a call died or timed out in its worker
+    (:class:`passcheck.errors.WorkerDied`, this run's fact, not the model's)."""
+    out: dict[str, list[str]] = {}
+    kept = True
+    wanted = None if only is None else set(only)
+    for rid in REWRITES if wanted is None else [r for r in REWRITES if r in wanted]:
+        try:
+            out[rid] = sites(model, rid)
+        except Exception as exc:  # noqa: BLE001 - a rewrite that cannot read this model has no site here
+            out[rid], kept = [], kept and not _transient(exc)
+    return out, kept
 
 
 def build(model: onnx.ModelProto, form: str) -> tuple[onnx.ModelProto, list[str]] | None:
@@ -168,15 +184,23 @@ def applies(model: onnx.ModelProto, rewrite_id: str) -> bool:
 def _applies(
     rewrite, model, rid: str = "", labels: dict[str, list[str]] | None = None, failed: list | None = None
 ) -> bool:
+    """Whether ``rewrite`` changes ``model`` (its labels put in ``labels[rid]`` when it does; what it raised appended
+    to ``failed``). A rewrite declared ``lists`` without ``alternatives`` is asked for its sites, which its edit
+    gives under :data:`._base.LISTING` without building the rewritten copy: the labels the edit changes, all at once
+    (:class:`._base.Rewrite`'s ``lists``; ``alternatives`` ones list more sites than one edit changes)."""
     try:
-        done = rewrite.apply(model)
+        if getattr(rewrite, "lists", False) and not getattr(rewrite, "alternatives", False):
+            changed = rewrite.sites(model)
+        else:
+            done = rewrite.apply(model)
+            changed = [] if done is None else list(done[1].nodes)
     except Exception as exc:  # noqa: BLE001 - a rewrite that cannot read this model applies nowhere
         if failed is not None:
             failed.append(exc)
         return False
-    if done is not None and labels is not None:
-        labels[rid] = list(done[1].nodes)
-    return done is not None
+    if changed and labels is not None:
+        labels[rid] = list(changed)
+    return bool(changed)
 
 
 def named(model: onnx.ModelProto) -> onnx.ModelProto:

@@ -15,6 +15,10 @@ Not kept: a listing during which a rewrite's isolated call died or timed out (:c
 a fact of this run, not of the model). ``PASSCHECK_FORMS_CACHE=0`` turns the cache off (the test suite does, but in
 the tests that opt in: a test that patches a rewrite's helper in process changes none of the key's inputs).
 An unreadable or unwritable cache costs time, never a result: no function here raises ``OSError``.
+
+Beside it, :func:`site_table`: every rewrite's site labels in one model (what the hunt's compositions compare
+between a base and a neighbour, :func:`passcheck.hunt.compose.sites_of`), a function of the same inputs, kept the
+same way in ``<model sha256>.sites.json`` of the same folder.
 """
 
 from __future__ import annotations
@@ -94,6 +98,36 @@ def listing(model: onnx.ModelProto, compute) -> Listing:
     made, kept = compute(model)
     if kept:
         _write(path, made)
+    return made
+
+
+def site_table(model: onnx.ModelProto, compute=None) -> dict[str, list[str]] | None:
+    """Rewrite id → its site labels in ``model`` (the rewrites ``compute`` lists, in its order): read from the cache,
+    else ``compute(model)`` → ``(table, kept)``, written when ``kept`` (False: a worker died meanwhile, as for
+    :func:`listing`). ``compute`` None: only read (None when absent, unreadable or the cache is off).
+
+    Raises:
+        whatever ``compute`` raises (nothing is written then).
+    """
+    if not enabled():
+        return None if compute is None else compute(model)[0]
+    path = _folder() / (hashlib.sha256(model.SerializeToString(deterministic=True)).hexdigest() + ".sites.json")
+    try:
+        got = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(got, dict) and all(isinstance(v, list) for v in got.values()):
+            return got
+    except (OSError, ValueError):
+        pass
+    if compute is None:
+        return None
+    made, kept = compute(model)
+    if kept:
+        from passcheck.report.json_report import atomic_write
+
+        try:
+            atomic_write(path, json.dumps(made))  # rewrite ids in the order compute gave
+        except OSError:
+            pass
     return made
 
 

@@ -17,6 +17,7 @@ from passcheck.mutations import forms as hforms
 from passcheck.mutations import listing
 from passcheck.mutations.registry import REWRITES
 from tests._inproc import cli
+from tests._shared import forms_cache_on
 
 CASE = "pattern-ort-fusion/focus-space-to-depth"  # several rewrites apply, more pairs than a sample takes
 
@@ -24,12 +25,7 @@ CASE = "pattern-ort-fusion/focus-space-to-depth"  # several rewrites apply, more
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
     """The listing cache on, in a folder of its own; ``calls`` counts the listings computed."""
-    monkeypatch.setenv("PASSCHECK_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv(listing.SWITCH, "1")
-    calls: list[int] = []
-    real = hforms._listing
-    monkeypatch.setattr(hforms, "_listing", lambda m: calls.append(1) or real(m))
-    return tmp_path / "cache" / "forms", calls
+    return forms_cache_on(tmp_path, monkeypatch, "_listing")
 
 
 def _forms(model, seed: int) -> tuple[list[str], dict[str, list[str]]]:
