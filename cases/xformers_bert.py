@@ -144,7 +144,7 @@ def _case(name: str, doc: str, forms: dict[str, tuple[str, str]]) -> Case:
             forms=built,
             opset=OPSET,
             bindings=({"N": 1}, {"N": 3}),
-            doc=f"{doc.strip()}\nValid: opset {OPSET} (Operators.md Softmax-13, LayerNormalization-17). Source: {SOURCE}.",
+            doc=f"{doc.strip()}\nValid: opset {OPSET} (Operators.md Softmax-13, LayerNormalization-17).\nSource: {SOURCE}.",
             tags=frozenset({"xformers", "attention", "ort-transformers"}),
             expect=(fused,),
             passes=PASSES,
