@@ -63,6 +63,7 @@ PASSES = (
     "ort-transformers:bert+attention_mask_format=2",
     "ort:extended",
 )
+VALID = f"Valid: opset {OPSET} (Operators.md Softmax-13, LayerNormalization-17)."
 SOURCE = "onnxruntime/transformers/fusion_attention.py FusionAttention.fuse"
 
 
@@ -144,7 +145,7 @@ def _case(name: str, doc: str, forms: dict[str, tuple[str, str]]) -> Case:
             forms=built,
             opset=OPSET,
             bindings=({"N": 1}, {"N": 3}),
-            doc=f"{doc.strip()}\nValid: opset {OPSET} (Operators.md Softmax-13, LayerNormalization-17).\nSource: {SOURCE}.",
+            doc=f"{doc.strip()}\n{VALID}\nSource: {SOURCE}.",
             tags=frozenset({"xformers", "attention", "ort-transformers"}),
             expect=(fused,),
             passes=PASSES,
