@@ -23,7 +23,8 @@ Attributes that state what the node already does:
   scale's type as ``output_dtype``;
 - ``qdq-inert-attrs``: ``saturate = 0`` on QuantizeLinear-19+ with an integer output ("It only applies for float 8
   quantization"); ``axis = 0`` on a per-tensor node of rank >= 1 without ``axis`` (opset 13+: ``axis`` is "used only
-  for per-axis and blocked quantization").
+  for per-axis and blocked quantization"); ``precision`` = the scale's type on QuantizeLinear-23+ without it (the
+  division's precision: "If not provided, it will be the same as the type of y_scale").
 
 Sites are main-graph Q/DQ nodes (labels as :func:`~passcheck.mutations._base.node_label`) whose scale and zero
 point are static (initializers or Constant outputs) where the rewrite reads them, and whose input's dims are known
@@ -49,6 +50,7 @@ QDQ = ("QuantizeLinear", "DequantizeLinear")
 #: onnx.TensorProto integer types a QuantizeLinear may write: UINT8, INT8, UINT16, INT16, UINT4, INT4, UINT2, INT2.
 INTEGER_QUANT_TYPES = frozenset({2, 3, 4, 5, 21, 22, 25, 26})
 PER_AXIS_OPSET, BLOCKED_OPSET, SATURATE_OPSET, OUTPUT_DTYPE_OPSET, DQ_OUTPUT_DTYPE_OPSET = 13, 21, 19, 21, 23
+PRECISION_OPSET = 23
 
 
 @dataclasses.dataclass
@@ -298,6 +300,8 @@ def _inert(site: _Site):
         and attr_value(n, "block_size", 0) == 0
     ):
         attrs["axis"] = 0
+    if n.op_type == "QuantizeLinear" and site.version >= PRECISION_OPSET and attr_value(n, "precision") is None:
+        attrs["precision"] = site.scale_type
     return (None, None, attrs) if attrs else None
 
 
@@ -352,7 +356,8 @@ REWRITES = (
     Rewrite(
         "qdq-inert-attrs",
         "saturate=0 on an integer QuantizeLinear-19+; axis=0 on a per-tensor Q/DQ-13+ without axis (attributes "
-        "the spec says act only on float8 / per-axis and blocked quantization)",
+        "the spec says act only on float8 / per-axis and blocked quantization); precision = the scale's type on "
+        "QuantizeLinear-23+ (its stated default)",
         inert_attrs,
     ),
 )
@@ -373,10 +378,11 @@ FREEDOMS = (
     Freedom(
         "qdq-stated-attributes",
         "operator schemas",
-        _SRC + " (output_dtype, saturate, axis)",
+        _SRC + " (output_dtype, saturate, axis, precision)",
         "A Q/DQ's output type may be deduced (zero point, scale) or written as output_dtype, an all-zero zero "
         "point then omitted; saturate acts on float8 outputs only and axis on per-axis and blocked "
-        "quantization only, so writing them elsewhere changes nothing.",
+        "quantization only, so writing them elsewhere changes nothing; precision written as its default (the "
+        "scale's type) is the same division.",
         ("qdq-output-dtype", "qdq-inert-attrs"),
         "main-graph Q/DQ nodes with static scale and zero point",
     ),

@@ -219,3 +219,59 @@ def test_a_fold_counting_blocks_by_floor_is_caught_on_the_respelled_block_size()
     got = _flagged(_blocked_weight(), _fold_blocked_floor)
     assert "common" not in got
     assert ("numeric", "wrong-result") in got.get("qdq-block-size", set())
+
+
+def _activation_f16() -> onnx.ModelProto:
+    """x float16 [2, 4, 8] → QuantizeLinear-23 (uint8, float16 scale) → DequantizeLinear."""
+    return named(
+        """g (float16[2, 4, 8] x) => (float16[2, 4, 8] y) {
+        q = QuantizeLinear(x, s, z)
+        y = DequantizeLinear(q, s, z)
+    }""",
+        opset=23,
+        initializers=[
+            numpy_helper.from_array(np.array(0.05, np.float16), "s"),
+            numpy_helper.from_array(np.array(128, np.uint8), "z"),
+        ],
+    )
+
+
+def _precision_as_float16(model: onnx.ModelProto) -> onnx.ModelProto:
+    """A planted pass that reads QuantizeLinear-23's ``precision`` as "divide in float16" whatever it says, and
+    rewrites such a node as Cast(x, f16) / Cast(s, f16) → Cast back → QuantizeLinear with scale 1 and no
+    ``precision``: a float scale's division rounded to float16 and four nodes more; nodes without it are left."""
+    g = model.graph
+    for q in [n for n in g.node if n.op_type == "QuantizeLinear" and "precision" in _attrs(n)]:
+        p = q.output[0]
+        g.initializer.append(numpy_helper.from_array(np.array(1, np.float32), f"{p}_one"))
+        new = [
+            helper.make_node("Cast", [q.input[0]], [f"{p}_xh"], to=onnx.TensorProto.FLOAT16),
+            helper.make_node("Cast", [q.input[1]], [f"{p}_sh"], to=onnx.TensorProto.FLOAT16),
+            helper.make_node("Div", [f"{p}_xh", f"{p}_sh"], [f"{p}_dh"]),
+            helper.make_node("Cast", [f"{p}_dh"], [f"{p}_d"], to=onnx.TensorProto.FLOAT),
+        ]
+        q.input[0], q.input[1] = f"{p}_d", f"{p}_one"
+        kept = [a for a in q.attribute if a.name != "precision"]
+        del q.attribute[:]
+        q.attribute.extend(kept)
+        at = list(g.node).index(q)
+        for i, n in enumerate(new):
+            g.node.insert(at + i, n)
+    return model
+
+
+def test_precision_is_written_as_its_stated_default_and_a_pass_misreading_it_is_caught():
+    """Operators.md QuantizeLinear-23 ``precision``: "If not provided, it will be the same as the type of
+    y_scale": the rewrite writes the scale's type (float, float16), onnxruntime computes the same values, and a
+    planted pass that divides in float16 wherever ``precision`` is written is caught on that form only."""
+    act23, f16 = _activation(opset=23), _activation_f16()
+    inert = REWRITES["qdq-inert-attrs"].apply(act23)[0]
+    assert _attrs(_node(inert, "QuantizeLinear")) == {"saturate": 0, "axis": 0, "precision": onnx.TensorProto.FLOAT}
+    inert16 = REWRITES["qdq-inert-attrs"].apply(f16)[0]
+    assert _attrs(_node(inert16, "QuantizeLinear"))["precision"] == onnx.TensorProto.FLOAT16
+    for base, mutant in ((act23, inert), (f16, inert16)):
+        verify_equivalent(base, mutant, feeds(base), "qdq-inert-attrs")
+    # below opset 23 the attribute does not exist: not written
+    assert "precision" not in _attrs(_node(REWRITES["qdq-inert-attrs"].apply(_activation())[0], "QuantizeLinear"))
+    got = _flagged(act23, _precision_as_float16)
+    assert set(got) == {"qdq-inert-attrs"}  # the base (no precision written) is clean
