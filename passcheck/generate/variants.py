@@ -12,6 +12,9 @@ bases on it).
 - ``const-operands.<attr>-<value>``: the same constant operands under each non-default attribute value
   :mod:`.attr_values` derives from the schema (``transB``, ``axis``, ``perm``, ``group``); an op with one data
   input has it constant (as an initializer, vs as a Constant node), so a pass folds the whole node.
+- ``pairwise.<attr>-<value>…``: the same constant-operand forms under each row of a 2-wise covering array of the
+  schema's enumerable attribute values (:mod:`.attr_pairs`: auto_pad, strides / dilations / pads / spatial rank of
+  windowed ops, 0/1 flags), so every two allowed values meet in some case.
 - ``broadcast``: for ops whose schema doc says *multidirectional* broadcasting (onnx
   docs/Broadcasting.md), the data inputs with size-1 dims ((2, 1, 4) with (1, 3, 1)); for
   *unidirectional* ones, the last data input with size-1 dims.
@@ -86,11 +89,27 @@ def const_attr_pairs(node: Node, subject_id: str) -> list[Pair]:
     where IR.md makes every initializer a graph input too, a default the caller may override, not a constant."""
     from passcheck.generate.attr_values import non_default
 
-    out: list[Pair] = []
     if not node.domain and node.opset <= 7:
-        return out
-    for label, v in non_default(node):
-        detail = f"const-operands.{label}"
+        return []
+    return _const_pairs([(f"const-operands.{label}", label, v) for label, v in non_default(node)], subject_id)
+
+
+def pairwise_pairs(node: Node, subject_id: str) -> list[Pair]:
+    """``pairwise.<label>`` per row of :func:`.attr_pairs.rows` (every pair of two attributes' allowed values held
+    by some row), in the constant-operand forms of :func:`const_attr_pairs` (so folding passes evaluate the node
+    too); the same IR 4 floor."""
+    from passcheck.generate.attr_pairs import rows
+
+    if not node.domain and node.opset <= 7:
+        return []
+    return _const_pairs([(label, label.removeprefix("pairwise."), v) for label, v in rows(node)], subject_id)
+
+
+def _const_pairs(items: list[tuple[str, str, Node]], subject_id: str) -> list[Pair]:
+    """Per ``(detail, label, node')``: ``node'``'s constant-operand pair (static vs symbolic), or, for a one-input
+    op, the input constant as an initializer vs as a Constant node; neither applies: none."""
+    out: list[Pair] = []
+    for detail, label, v in items:
         if (c := const_operands(v, subject_id)) is not None:
             out.append(variant_pair(detail, c, f"constant operands with {label}"))
         elif (c := const_all(v, subject_id)) is not None:
@@ -198,6 +217,7 @@ def pairs(node: Node, ctx: Ctx, subject_id: str) -> list[Pair]:
         names = [i.name for i in c.inputs if i.value is not None and i.name in {d.name for d in _data(node)}]
         out.append(variant_pair("const-operands", c, f"inputs {', '.join(names)} as initializers holding their feeds"))
     out += const_attr_pairs(node, subject_id)
+    out += pairwise_pairs(node, subject_id)
     if (d := default_values(node)) is not None:
         written, omitted, names = d
         out.append(
