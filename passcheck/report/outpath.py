@@ -21,6 +21,14 @@ def can_create_in(folder) -> bool:
     return True
 
 
+def _file_in_the_way(folder: Path) -> Path | None:
+    """The nearest existing ancestor of ``folder`` (itself included) when it is not a directory, else None."""
+    for candidate in (folder, *folder.parents):
+        if candidate.exists():
+            return None if candidate.is_dir() else candidate
+    return None
+
+
 def file_problem(value: str) -> str | None:
     """Why the output file ``value`` cannot be written (a phrase ending in what to do), or None."""
     p = Path(value)
@@ -28,6 +36,9 @@ def file_problem(value: str) -> str | None:
     if p.is_dir():
         return "is a directory; give a file path"
     if not folder.is_dir():
+        blocker = _file_in_the_way(folder)
+        if blocker is not None:
+            return f"{blocker} is a file, not a folder; choose another path"
         return f"folder {folder} does not exist; create it or choose another path"
     if p.exists() and not p.is_file():  # /dev/null, a FIFO: written in place (see atomic_write)
         ok = os.access(p, os.W_OK)
