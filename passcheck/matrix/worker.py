@@ -38,6 +38,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from passcheck.session import Session
 
 _VERSION_ERROR = re.compile(r"IR version|[Oo]pset \d+|opset_import", re.I)
@@ -165,6 +167,7 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session, see
     from passcheck._versions import tool_version
     from passcheck.engine import Subject
     from passcheck.engine.subject import loaded_reference
+    from passcheck.records import INPUT, CellResult
 
     models = Path(job["models"])
     onnx_version = tool_version("onnx")
@@ -221,7 +224,39 @@ def _run_cases(job: dict[str, Any], proto: _Protocol, reg, session: Session, see
 
         session.on_cell = on_cell
         session.skip_cells = lambda _case, form, pid, _w=wanted: (pid, form) not in _w
-        session.evaluate(subject, entry["passes"], executor=_Announcing(session.executor, proto, case.id))
+
+        def not_here(pid: str, why: str, _id=case.id, _forms=tuple(forms), _w=wanted) -> None:
+            for form in _forms:
+                if (pid, form) in _w:
+                    on_cell(CellResult(_id, form, pid, "unavailable", env=session.env, error=why))
+
+        # none left: the forms alone (an empty list would mean the case's own passes)
+        here = _passes_here(entry["passes"], not_here) or [INPUT]
+        session.evaluate(subject, here, executor=_Announcing(session.executor, proto, case.id))
+
+
+def _passes_here(pass_ids: list[str], unavailable: Callable[[str, str], object]) -> list[str]:
+    """The ids of ``pass_ids`` this environment's passcheck defines; ``unavailable(id, reason)`` is called for
+    each other one. The parent checked every id against its own registry (``plan.build_models``), so an id unknown
+    here is a pass whose tool this environment does not install (``onnx-ir:*`` where no onnx-ir is installed): its
+    cells are ``unavailable``, and the case's other passes still run. Raising instead would kill the worker and
+    lose every cell of the case in this environment."""
+    from passcheck.errors import UnknownIdError
+    from passcheck.passes import get_pass
+    from passcheck.records import INPUT
+
+    here = []
+    for pid in pass_ids:
+        if pid == INPUT:  # the forms themselves, judged in every environment
+            here.append(pid)
+            continue
+        try:
+            get_pass(pid)
+        except UnknownIdError as e:
+            unavailable(pid, f"this environment defines no pass {pid!r} (its tool is not installed here): {e}")
+        else:
+            here.append(pid)
+    return here
 
 
 def _case_here(reg, entry: dict[str, Any]):

@@ -80,6 +80,8 @@ PLANTED = textwrap.dedent('''
     _case("deaths/stuck", "hang-here")
     if getattr(getattr(sys.modules.get("__main__"), "__spec__", None), "name", "") != "passcheck.matrix.worker":
         _case("deaths/parent-only", "fine")  # a family gated per installed tool: other ids in the worker
+        if "planted:parent-only" not in known_pass_ids():  # a pass whose tool the environment does not install
+            register_pass(FunctionAdapter("planted:parent-only", _identity))
     if "planted:marked" not in known_pass_ids():
         register_pass(_Marked("planted:marked", _identity))
 ''')
@@ -305,3 +307,31 @@ def test_a_case_this_environments_library_lacks_is_skipped_and_the_worker_lives(
     absent = [c for (case, *_), c in cells.items() if case == "deaths/parent-only"]
     assert absent and all(c.status == "skipped" and "has no case" in (c.error or "") for c in absent), absent
     assert {c.status for (case, *_), c in cells.items() if case == "deaths/ok"} - {"skipped", "unavailable"}
+
+
+def test_a_pass_the_environment_does_not_define_is_unavailable_and_the_rest_still_run(tmp_path):
+    # onnx-1.16 installs no onnx-ir, so its passcheck defines no ``onnx-ir:*`` pass: the worker used to raise
+    # UnknownIdError for the case, dying, and every cell of the case there (its forms' own ``input`` cells, every
+    # other pass) was lost as ``crashed``. Here the planted pass is known to the parent and not to the worker.
+    proc = _matrix(
+        tmp_path,
+        "--env",
+        "onnx-1.23",
+        "--case",
+        "deaths/ok",
+        "--pass",
+        "planted:parent-only",
+        "--pass",
+        "onnx:infer-shapes",
+    )
+    _, err = proc.communicate(timeout=600)
+    assert "Traceback" not in err, err
+    cells, _ = _cells(tmp_path)
+    assert len(cells) == 3 * 2, sorted(cells)  # (input + 2 passes) × forms: every cell has a verdict
+    for (_case, pass_id, _form, _env), c in cells.items():
+        if pass_id == "planted:parent-only":
+            assert c.status == "unavailable" and not c.findings, c
+            assert "this environment defines no pass 'planted:parent-only'" in c.error, c
+        else:  # the forms themselves and the other pass were checked
+            assert c.status not in ("crashed", "unavailable", "timeout") and c.verdict == "ok", c
+    assert proc.returncode == 0, err
