@@ -234,7 +234,6 @@ def unreached(reached: Iterable[tuple[str, int | None]]) -> list[tuple[str, int,
     return sorted(out)
 
 
-
 def reinterpreted() -> list[tuple[str, int, int, str, str]]:
     """``(op, opset, since_version, attribute, value)`` for each adapter step whose source and target schemas
     state different attribute sets (:func:`sides`; an attribute added, as Resize-11's
@@ -265,6 +264,7 @@ def reinterpreted() -> list[tuple[str, int, int, str, str]]:
             default = spec.default_value.s.decode() if spec.default_value.type else None
             out |= {(op, a, s, name, v) for v in string_domain(op, a, name) if v != default}
     return sorted(out)
+
 
 _STEP = re.compile(r"/\*+\s*(\d+)\s*->\s*(\d+)\s*\*+/")  # convert.h's "/******** 27 -> 28 ********/" headers
 _LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
