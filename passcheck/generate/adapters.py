@@ -234,6 +234,38 @@ def unreached(reached: Iterable[tuple[str, int | None]]) -> list[tuple[str, int,
     return sorted(out)
 
 
+def reinterpreted() -> list[tuple[str, int, int, str, str]]:
+    """``(op, opset, since_version, attribute, value)`` for each adapter step whose source and target schemas
+    state different attribute sets (:func:`sides`; an attribute added, as Resize-11's
+    ``coordinate_transformation_mode`` and ``nearest_mode``, or removed, as Upsample-7's ``width_scale``), and each
+    value other than the source schema's default that Operators.md documents for one of the source's STRING
+    attributes (:func:`passcheck.oracles.spec_table.string_domain`), each source value once, in order.
+
+    Such a step is where an adapter must carry the source's meaning into attributes the target reads another way
+    (a new attribute's default is the target's behaviour, not necessarily the source's for every value of the
+    others: Changelog.md Resize-11, whose default ``half_pixel`` is not Resize-10's ``asymmetric`` reading), and
+    the bases built at the schema defaults meet only the default value of each."""
+    import onnx
+    import onnx.defs
+
+    from passcheck.oracles.spec_table import string_domain
+
+    out = set()
+    for op, a, b in sides():
+        s, t = source_since(op, a), source_since(op, b)
+        if s is None or t in (None, s):
+            continue
+        src, dst = onnx.defs.get_schema(op, a, ""), onnx.defs.get_schema(op, b, "")
+        if set(src.attributes) == set(dst.attributes):
+            continue
+        for name, spec in src.attributes.items():
+            if spec.type != onnx.AttributeProto.STRING:
+                continue
+            default = spec.default_value.s.decode() if spec.default_value.type else None
+            out |= {(op, a, s, name, v) for v in string_domain(op, a, name) if v != default}
+    return sorted(out)
+
+
 _STEP = re.compile(r"/\*+\s*(\d+)\s*->\s*(\d+)\s*\*+/")  # convert.h's "/******** 27 -> 28 ********/" headers
 _LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _CLASS = re.compile(r"make_unique<(\w+?)_\d+_\d+>")  # an adapter class named for its op and step: Reshape_4_5

@@ -442,67 +442,90 @@ def adapter_bases(entries, ref_entries, models: Path, stats: Stats, run_model, c
     keeps is a case; one it drops whose common form onnxruntime runs is a case searched under :func:`converters`
     only (entry ``passes``, tag :data:`DECLARED_ONLY`: its other forms and the reference evaluator are unjudged);
     one only the reference evaluator runs, or neither, is a reference-only base (the coverage map's runtime-free
-    tools) or nothing. Counted in ``stats`` under the op; ``ops``: op-name globs (all when empty)."""
+    tools) or nothing. Counted in ``stats`` under the op; ``ops``: op-name globs (all when empty).
+
+    Then, crossed or not, a base per documented non-default value of a STRING attribute of an adapter source whose
+    step changes the op's attribute set (:func:`.adapters.reinterpreted`; id
+    ``generated/<op>-<since>.adapter.opset-<N>.<attr>-<value>``, the one attribute written, gated alike): the
+    crossing forms hold the schema defaults only, and such a step is where an adapter must carry each value's
+    meaning into the target's new attributes (onnx/onnx#8480: Resize 10 → 11 and ``mode = "linear"``)."""
     import fnmatch
 
-    import onnx.defs
-
-    from passcheck.engine import feeds_for
+    def wanted(op: str) -> bool:
+        return not ops or any(fnmatch.fnmatchcase(op, p) for p in ops)
 
     crossings: set = set()
     for e in entries:  # every form of every case: a form may stamp another opset than its case
         for f in e["forms"].values():
             crossings |= adapters.crossed(onnx.load_from_string((models / f["file"]).read_bytes()))
+    base = (entries, ref_entries, models, stats, run_model, checker, infer)
     for op, at, since in adapters.uncrossed(crossings):
-        if ops and not any(fnmatch.fnmatchcase(op, p) for p in ops):
-            continue
-        schema = onnx.defs.get_schema(op, at, "")
-        cid = f"generated/{_slug(op)}-{since}.adapter.opset-{at}"
-        try:
-            node = recipe.build_node(schema, at)
-            (pair,) = spellings.KINDS["shape"](node, spellings.Ctx(at, None))
-            forms = {f: gen_model.to_model(n, mode, infer) for f, (n, mode, _doc) in pair.forms.items()}
-            feeds = feeds_for(forms["common"], cid, [{}, {}])
-        except Exception as exc:  # noqa: BLE001 - no recipe, no input to vary, no feeds: counted, never fatal
-            stats.skipped[op][f"adapter source at opset {at}: {type(exc).__name__}"] += 1
-            continue
-        if not any(c[:2] == (op, at) for c in adapters.crossed(forms["common"])):  # e.g. no newer schema to go to
-            stats.skipped[op][f"adapter source at opset {at}: no converter pass crosses its boundary"] += 1
-            continue
-        main = node.main_elem()
-        rtol, atol = tolerance(main)
-        tags = {"generated", "adapter-source", f"op:{op}", f"since:{since}", "spelling:adapter"}
-        tags.add(f"dtype:{recipe.type_name(main)}")
-        gone = deprecated.withdrawn(schema)  # the checker refuses it for that alone: the converter's to carry
-        chk = deprecated.forgiving(checker, schema) if gone else checker
-        v = gate(forms, feeds, run_model, rtol, atol, chk, reference_only=True, alike=pair.alike)
-        runs = not run_model(forms["common"], dict(feeds[0])).error
-        why = runtime_free(forms["common"], feeds, v) if not v.ok else None
-        src = f"the version converter's adapters from opset {at} ({op}-{since})"
-        if gone and v.ok and v.category != "reference-only":
-            judged = (
-                f"{op}-{since} is withdrawn (deprecated, superseded by a later {op}): this onnx's checker refuses it "
-                f"for that alone, onnxruntime and the reference evaluator run it alike; a base for {src}, searched "
-                "under the converters only"
-            )
-            entry = _entry(models, cid, pair, forms, schema, tags | {DECLARED_ONLY, "withdrawn"}, rtol, atol, judged)
-            entry["passes"], into = list(converters()), entries
-        elif v.ok and v.category != "reference-only":
-            judged = f"every form passed the gate; a base for {src}"
-            entry, into = _entry(models, cid, pair, forms, schema, tags, rtol, atol, judged), entries
-        elif why and runs:
-            judged = f"the checker accepts common; {why}: a base for {src}, searched under the converters only"
-            entry = _entry(models, cid, pair, forms, schema, tags | {DECLARED_ONLY}, rtol, atol, judged)
-            entry["passes"], into = list(converters()), entries
-        elif v.ok or why:
-            judged = f"the checker accepts common; {why or 'onnxruntime has no kernel for it'}: a base for {src} only"
-            entry, into = _entry(models, cid, pair, forms, schema, tags, rtol, atol, judged), ref_entries
-        else:
-            stats.dropped[op][(v.category, f"adapter source: {v.reason}")] += 1
-            stats.drops.append(_drop(models.parent, op, cid, forms, v))
-            continue
-        (stats.built if into is entries else stats.reference_only)[op] += 1
-        into.append(entry)
+        if wanted(op):
+            _adapter_base(*base, op, at, since, f"generated/{_slug(op)}-{since}.adapter.opset-{at}", {})
+    for op, at, since, attr, value in adapters.reinterpreted():
+        if wanted(op):
+            cid = f"generated/{_slug(op)}-{since}.adapter.opset-{at}.{_slug(attr)}-{_slug(value)}"
+            _adapter_base(*base, op, at, since, cid, {attr: value})
+
+
+def _adapter_base(entries, ref_entries, models, stats, run_model, checker, infer, op, at, since, cid, attrs) -> None:
+    """The adapter-source base ``cid`` of ``op``'s schema at opset ``at`` with ``attrs`` written on its node (module
+    docs of :func:`adapter_bases`), gated and appended, or counted as skipped / dropped."""
+    import onnx.defs
+
+    from passcheck.engine import feeds_for
+
+    schema = onnx.defs.get_schema(op, at, "")
+    what = f"adapter source at opset {at}" + "".join(f", {k} = {v!r}" for k, v in attrs.items())
+    try:
+        node = recipe.build_node(schema, at)
+        node.attrs.update(attrs)
+        (pair,) = spellings.KINDS["shape"](node, spellings.Ctx(at, None))
+        forms = {f: gen_model.to_model(n, mode, infer) for f, (n, mode, _doc) in pair.forms.items()}
+        feeds = feeds_for(forms["common"], cid, [{}, {}])
+    except Exception as exc:  # noqa: BLE001 - no recipe, no input to vary, no feeds: counted, never fatal
+        stats.skipped[op][f"{what}: {type(exc).__name__}"] += 1
+        return
+    if not any(c[:2] == (op, at) for c in adapters.crossed(forms["common"])):  # e.g. no newer schema to go to
+        stats.skipped[op][f"{what}: no converter pass crosses its boundary"] += 1
+        return
+    main = node.main_elem()
+    rtol, atol = tolerance(main)
+    tags = {"generated", "adapter-source", f"op:{op}", f"since:{since}", "spelling:adapter"}
+    tags.add(f"dtype:{recipe.type_name(main)}")
+    gone = deprecated.withdrawn(schema)  # the checker refuses it for that alone: the converter's to carry
+    chk = deprecated.forgiving(checker, schema) if gone else checker
+    v = gate(forms, feeds, run_model, rtol, atol, chk, reference_only=True, alike=pair.alike)
+    runs = not run_model(forms["common"], dict(feeds[0])).error
+    why = runtime_free(forms["common"], feeds, v) if not v.ok else None
+    src = f"the version converter's adapters from opset {at} ({op}-{since}" + "".join(
+        f", {k} = {v!r}" for k, v in attrs.items()
+    )
+    src += ")"
+    if gone and v.ok and v.category != "reference-only":
+        judged = (
+            f"{op}-{since} is withdrawn (deprecated, superseded by a later {op}): this onnx's checker refuses it "
+            f"for that alone, onnxruntime and the reference evaluator run it alike; a base for {src}, searched "
+            "under the converters only"
+        )
+        entry = _entry(models, cid, pair, forms, schema, tags | {DECLARED_ONLY, "withdrawn"}, rtol, atol, judged)
+        entry["passes"], into = list(converters()), entries
+    elif v.ok and v.category != "reference-only":
+        judged = f"every form passed the gate; a base for {src}"
+        entry, into = _entry(models, cid, pair, forms, schema, tags, rtol, atol, judged), entries
+    elif why and runs:
+        judged = f"the checker accepts common; {why}: a base for {src}, searched under the converters only"
+        entry = _entry(models, cid, pair, forms, schema, tags | {DECLARED_ONLY}, rtol, atol, judged)
+        entry["passes"], into = list(converters()), entries
+    elif v.ok or why:
+        judged = f"the checker accepts common; {why or 'onnxruntime has no kernel for it'}: a base for {src} only"
+        entry, into = _entry(models, cid, pair, forms, schema, tags, rtol, atol, judged), ref_entries
+    else:
+        stats.dropped[op][(v.category, f"adapter source: {v.reason}")] += 1
+        stats.drops.append(_drop(models.parent, op, cid, forms, v))
+        return
+    (stats.built if into is entries else stats.reference_only)[op] += 1
+    into.append(entry)
 
 
 def _entry(models: Path, cid, pair, forms, schema, tags, rtol, atol, judged: str) -> dict[str, Any]:

@@ -149,7 +149,6 @@ derives it.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -717,23 +716,16 @@ def _fmt(v: float) -> str:
     return format(v, ".7g")  # a FLOAT attribute is a float32: 7 significant digits spell it
 
 
-@functools.cache
-def _string_domains() -> dict[tuple[str, str], list[tuple[tuple[int, int | None], tuple[str, ...]]]]:
-    from passcheck.oracles.spec_table import RULES
+def _string_domains():
+    from passcheck.oracles.spec_table import string_domains
 
-    out: dict = {}
-    for rule in RULES:
-        if (domain := getattr(rule.check, "domain", None)) is not None:
-            for op in rule.ops:
-                out.setdefault((op, domain[0]), []).append((rule.since, domain[1]))
-    return out
+    return string_domains()
 
 
 def _string_domain(op: str, version: int, attr: str) -> tuple[str, ...]:
-    for (lo, hi), values in _string_domains().get((op, attr), ()):
-        if version >= lo and (hi is None or version < hi):
-            return values
-    return ()
+    from passcheck.oracles.spec_table import string_domain
+
+    return string_domain(op, version, attr)
 
 
 def _broadcasts(model, node, index: int, multi: bool = False) -> bool:

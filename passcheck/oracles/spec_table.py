@@ -8,6 +8,8 @@ checker accepts, so such a rule speaks only where they do not look (no static sh
 
 from __future__ import annotations
 
+import functools
+
 from passcheck.oracles.spec_rules import (
     Rule,
     axes_in_range,
@@ -280,11 +282,20 @@ RULES: tuple[Rule, ...] = (
         "Resize, input scales; Upsample, attribute or input scales",
     ),
     Rule(
-        "resize-mode",
+        "resize-mode-10",
         ("Resize", "Upsample"),
+        one_of("mode", ("nearest", "linear")),
+        "mode is nearest or linear (two interpolation modes; cubic comes with Resize-11)",
+        "Resize-10, Upsample-7/9, attribute mode",
+        (1, 11),
+    ),
+    Rule(
+        "resize-mode",
+        ("Resize",),
         one_of("mode", ("nearest", "linear", "cubic")),
         "mode is nearest, linear or cubic",
         "Resize, attribute mode",
+        (11, None),
     ),
     Rule(
         "resize-nearest-mode",
@@ -384,3 +395,24 @@ RULES: tuple[Rule, ...] = (
         "GridSample, padding_mode",
     ),
 )
+
+
+@functools.cache
+def string_domains() -> dict[tuple[str, str], tuple[tuple[tuple[int, int | None], tuple[str, ...]], ...]]:
+    """``(op, STRING attribute)`` → its documented value sets, each with the opset range ``[lo, hi)`` it holds in:
+    the ``one_of`` rules of :data:`RULES` (their ``check.domain``), in table order."""
+    out: dict = {}
+    for rule in RULES:
+        if (domain := getattr(rule.check, "domain", None)) is not None:
+            for op in rule.ops:
+                out.setdefault((op, domain[0]), []).append((rule.since, domain[1]))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def string_domain(op: str, version: int, attr: str) -> tuple[str, ...]:
+    """The values Operators.md documents for ``op``'s STRING attribute ``attr`` at opset ``version`` (empty: the
+    table states none)."""
+    for (lo, hi), values in string_domains().get((op, attr), ()):
+        if version >= lo and (hi is None or version < hi):
+            return values
+    return ()
