@@ -282,12 +282,19 @@ RULES: tuple[Rule, ...] = (
         "Resize, input scales; Upsample, attribute or input scales",
     ),
     Rule(
+        "upsample-mode",
+        ("Upsample",),
+        one_of("mode", ("nearest", "linear")),
+        "mode is nearest or linear (two interpolation modes)",
+        "Upsample, attribute mode",
+    ),
+    Rule(
         "resize-mode-10",
-        ("Resize", "Upsample"),
+        ("Resize",),
         one_of("mode", ("nearest", "linear")),
         "mode is nearest or linear (two interpolation modes; cubic comes with Resize-11)",
-        "Resize-10, Upsample-7/9, attribute mode",
-        (1, 11),
+        "Resize, attribute mode",
+        (10, 11),
     ),
     Rule(
         "resize-mode",
