@@ -36,8 +36,11 @@ def _hunt(out: Path, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:
     # default-fed neighbour (a new kind on every base with an initializer): step 118; the unguided hunt none in 160.
     # Round 10e's aimed rewrite steps (one step in 8) visited Cast: step 25; at aim31's share (one in 32, M115) the
     # aimed steps still take their turns but reach Cast later: step 144 (156 at one in 16), hence 160 items.
+    # Session 45 (pairwise attribute cases: 1,265 bases under 'generated/c*'): the validity finding is step 170, after
+    # a parity one of the planted pass at step 49 (a Cast behind SequenceAt it kept), so the guided hunt runs its
+    # budget instead of stopping at its first signature; the unguided hunt finds nothing in 200.
     argv = ["hunt", "--cases-from", PLANTED, "--case", "generated/c*", "--pass", "planted:cast-identity"]
-    argv += ["--budget", "160items", "--seed", "0", "--out", out, "--progress", "none", *extra]
+    argv += ["--budget", "200items", "--seed", "0", "--out", out, "--progress", "none", *extra]
     # the forms listing cache on (tests/conftest.py turns it off): the two hunts list the same bases
     r = cli(*argv, env={"PASSCHECK_FORMS_CACHE": "1"})  # in this process (tests/_inproc.py)
     return r, json.loads((out / "hunt-state.json").read_text())
@@ -53,16 +56,13 @@ def _planted(state: dict) -> list[dict]:
 
 @pytest.mark.slow
 def test_the_guided_hunt_finds_a_bug_inside_one_rules_pattern(tmp_path):
-    # --map-first: every row steers from step 0 (by default step i sees 12 + 12 * (i // 3) of the 325 rows,
+    # --map-first: every row steers from step 0 (by default step i sees 12 + 12 * (i // 3) of the rows,
     # passcheck.hunt.lazymap, and the one CastIdentity base would come into view by the luck of the seed)
-    # --stop-after 1: the hunt ends at the finding it asserts (step 144 of the 160: the items run are the first
-    # ones of the budget's, the unguided counterpart still runs all 160)
-    r, state = _hunt(tmp_path / "guided", "--map-first", "--stop-after", "1")
+    r, state = _hunt(tmp_path / "guided", "--map-first")
     assert r.returncode == 1, r.stderr
     sig = _planted(state)
     assert sig and sig[0]["found_on"]["base"].startswith("generated/cast-") and sig[0]["reproduces"] is True
     assert "onnxscript: 0 -> " in r.stderr and "coverage (catalogue entries" in r.stderr  # coverage before and after
-    assert "--stop-after 1 reached" in r.stderr and len(state["items"]) < 160, r.stderr[-2000:]
 
 
 @pytest.mark.slow
