@@ -20,6 +20,7 @@ inlined the function or folded the If is judged on the ops those carry, not on t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 import onnx
@@ -35,44 +36,34 @@ def needed(model: onnx.ModelProto) -> int:
     bodies = {(f.domain, f.name): f for f in model.functions}
     total = 0
 
-    def walk(nodes: Iterable[onnx.NodeProto], inputs: set[str], outputs: list[str], local: set[str], calls) -> None:
+    def walk(nodes: Iterable[onnx.NodeProto], inputs: set[str], outputs: set[str], local: set[str], calls) -> None:
         nonlocal total
         nodes = list(nodes)
-        produced = local | {o for n in nodes for o in n.output if o}
-        total += _copies(nodes, inputs, outputs, produced)
+        total += _copies(nodes, inputs, outputs, local | {o for n in nodes for o in n.output if o})
         for n in nodes:
             key = (n.domain, n.op_type)
             if key in bodies and key not in calls:
                 f = bodies[key]
-                walk(f.node, set(f.input), list(f.output), set(), calls | {key})
+                walk(f.node, set(f.input), set(f.output), set(), calls | {key})
                 continue
             for a in n.attribute:
                 for g in ([a.g] if a.HasField("g") else []) + list(a.graphs):
-                    walk(
-                        g.node,
-                        {v.name for v in g.input},
-                        [v.name for v in g.output],
-                        {t.name for t in g.initializer} | {t.values.name for t in g.sparse_initializer},
-                        calls,
-                    )
+                    graph(g, calls)
 
-    g = model.graph
-    walk(
-        g.node,
-        {v.name for v in g.input},
-        [v.name for v in g.output],
-        {t.name for t in g.initializer} | {t.values.name for t in g.sparse_initializer},
-        frozenset(),
-    )
+    def graph(g: onnx.GraphProto, calls) -> None:
+        local = {t.name for t in g.initializer} | {t.values.name for t in g.sparse_initializer}
+        walk(g.node, {v.name for v in g.input}, {v.name for v in g.output}, local, calls)
+
+    graph(model.graph, frozenset())
     return total
 
 
-def _copies(nodes: list[onnx.NodeProto], inputs: set[str], outputs: list[str], produced: set[str]) -> int:
+def _copies(nodes: list[onnx.NodeProto], inputs: set[str], outputs: set[str], produced: set[str]) -> int:
     """The Identity nodes of one graph or body its interface needs (module docs)."""
-    outs = set(outputs)
-    by_source: dict[str, int] = {}
-    for n in nodes:
-        if n.op_type == "Identity" and n.domain in ("", "ai.onnx") and n.output and n.output[0] in outs:
-            by_source[n.input[0]] = by_source.get(n.input[0], 0) + 1
-    fixed = inputs | outs
+    by_source = Counter(
+        n.input[0]
+        for n in nodes
+        if n.op_type == "Identity" and n.domain in ("", "ai.onnx") and n.output and n.output[0] in outputs
+    )
+    fixed = inputs | outputs
     return sum(k if (src in fixed or src not in produced) else k - 1 for src, k in by_source.items())
